@@ -1,0 +1,17 @@
+package eu.vpki.ea;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/** The core package of this service stays plain Java: Spring lives only in the shell around it. */
+@AnalyzeClasses(packages = "eu.vpki.ea", importOptions = ImportOption.DoNotIncludeTests.class)
+class CoreArchitectureTest {
+    @ArchTest
+    static final ArchRule coreHasNoSpring = noClasses().that().resideInAPackage("eu.vpki.ea.core..")
+            .should().dependOnClassesThat().resideInAPackage("org.springframework..")
+            .allowEmptyShould(true);
+}
