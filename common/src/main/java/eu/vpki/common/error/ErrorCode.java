@@ -1,0 +1,135 @@
+package eu.vpki.common.error;
+
+import eu.vpki.common.error.EtsiCodes.Authorization;
+import eu.vpki.common.error.EtsiCodes.Enrolment;
+import eu.vpki.common.error.EtsiCodes.Validation;
+
+/**
+ * Every failure the PKI can report, with a stable numeric code (never renumber: the codes appear
+ * in logs, metrics and RFC 7807 problems). Each code knows which ETSI TS 102 941 response code it
+ * becomes on the enrolment, authorization and authorization-validation paths; the service shells
+ * map them to HTTP in one place.
+ */
+public enum ErrorCode {
+    // 1xx: encoding and message structure
+    MALFORMED_ENCODING(100, "bytes are not a valid COER encoding of the expected type",
+            Enrolment.CANTPARSE, Authorization.ITS_AA_CANTPARSE, Validation.CANTPARSE),
+    NON_CANONICAL_ENCODING(101, "encoding is valid but not canonical COER",
+            Enrolment.CANTPARSE, Authorization.ITS_AA_CANTPARSE, Validation.CANTPARSE),
+    OVERSIZE_INPUT(102, "input larger than the configured maximum",
+            Enrolment.CANTPARSE, Authorization.ITS_AA_CANTPARSE, Validation.CANTPARSE),
+    UNEXPECTED_CONTENT(103, "message holds an unexpected content type or version",
+            Enrolment.BADCONTENTTYPE, Authorization.ITS_AA_BADCONTENTTYPE, Validation.BADCONTENTTYPE),
+    UNSUPPORTED_ALGORITHM(104, "curve, hash or symmetric algorithm not supported",
+            Enrolment.UNKNOWNENCRYPTIONALGORITHM, Authorization.ITS_AA_UNKNOWNENCRYPTIONALGORITHM, Validation.UNKNOWNENCRYPTIONALGORITHM),
+
+    // 2xx: encryption
+    NOT_ENCRYPTED_FOR_US(200, "message is not encrypted for this authority's key",
+            Enrolment.IMNOTTHERECIPIENT, Authorization.ITS_AA_IMNOTTHERECIPIENT, Validation.IMNOTTHERECIPIENT),
+    DECRYPTION_FAILED(201, "decryption or authentication tag check failed",
+            Enrolment.DECRYPTIONFAILED, Authorization.ITS_AA_DECRYPTIONFAILED, Validation.DECRYPTIONFAILED),
+
+    // 3xx: signatures and certificates
+    INVALID_SIGNATURE(300, "signature does not verify",
+            Enrolment.INVALIDSIGNATURE, Authorization.INVALIDSIGNATURE, Validation.INVALIDSIGNATURE),
+    UNKNOWN_SIGNER(301, "signer is not a known certificate",
+            Enrolment.UNKNOWNITS, Authorization.UNKNOWNITS, Validation.UNKNOWNITS),
+    UNKNOWN_ISSUER(302, "certificate issuer is not trusted or does not match",
+            Enrolment.UNKNOWNITS, Authorization.INVALIDAA, Validation.INVALIDAA),
+    CERTIFICATE_EXPIRED(303, "certificate not valid at the time of use",
+            Enrolment.BADITSSTATUS, Authorization.ITS_AA_OUTOFSYNCREQUEST, Validation.UNKNOWNITS),
+    CERTIFICATE_NOT_YET_VALID(304, "certificate validity has not started",
+            Enrolment.BADITSSTATUS, Authorization.ITS_AA_OUTOFSYNCREQUEST, Validation.UNKNOWNITS),
+    VALIDITY_NOT_NESTED(305, "validity period exceeds the issuer's",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    PERMISSIONS_EXCEED_ISSUER(306, "app permissions or SSPs not covered by the issuer's certIssuePermissions",
+            Enrolment.DENIEDPERMISSIONS, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
+    REGION_EXCEEDS_ISSUER(307, "region not inside the issuer's region",
+            Enrolment.DENIEDPERMISSIONS, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
+    UNKNOWN_PSID(308, "PSID is not one this PKI issues",
+            Enrolment.DENIEDPERMISSIONS, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
+    CERTIFICATE_REVOKED(309, "certificate or its issuer is revoked",
+            Enrolment.BADITSSTATUS, Authorization.ITS_AA_INVALIDEA, Validation.UNKNOWNITS),
+    NOT_TRUSTED(310, "chain does not lead to a trusted root through the CTL",
+            Enrolment.UNKNOWNITS, Authorization.ITS_AA_UNKNOWNEA, Validation.INVALIDAA),
+    WRONG_CURVE(311, "key or signature on a curve the profile does not allow",
+            Enrolment.INVALIDKEYS, Authorization.ITS_AA_UNKNOWNENCRYPTIONALGORITHM, Validation.UNKNOWNENCRYPTIONALGORITHM),
+    INVALID_PROFILE(312, "certificate does not fit its TS 103 097 profile",
+            Enrolment.BADCONTENTTYPE, Authorization.ITS_AA_BADCONTENTTYPE, Validation.BADCONTENTTYPE),
+    INVALID_KEY(313, "public key is not a valid point on its curve",
+            Enrolment.INVALIDKEYS, Authorization.ITS_AA_INVALIDENCRYPTIONKEY, Validation.INVALIDENCRYPTIONKEY),
+
+    // 4xx: TS 102 941 protocol checks
+    KEY_TAG_MISMATCH(400, "keyTag does not match the requested keys",
+            Enrolment.BADCONTENTTYPE, Authorization.ITS_AA_KEYSDONTMATCH, Validation.BADCONTENTTYPE),
+    PROOF_OF_POSSESSION_FAILED(401, "proof of possession of the requested key does not verify",
+            Enrolment.INVALIDSIGNATURE, Authorization.INVALIDSIGNATURE, Validation.INVALIDSIGNATURE),
+    REPLAYED_REQUEST(402, "request already seen within its validity window",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_OUTOFSYNCREQUEST, Validation.DENIEDREQUEST),
+    OUTDATED_REQUEST(403, "generation time outside the accepted window",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_OUTOFSYNCREQUEST, Validation.DENIEDREQUEST),
+    UNKNOWN_STATION(404, "station is not registered",
+            Enrolment.UNKNOWNITS, Authorization.UNKNOWNITS, Validation.UNKNOWNITS),
+    STATION_NOT_ACTIVE(405, "station is suspended or revoked",
+            Enrolment.BADITSSTATUS, Authorization.DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
+    PERMISSIONS_NOT_ALLOWED(406, "requested permissions beyond what the operator allowed",
+            Enrolment.DENIEDPERMISSIONS, Authorization.DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
+    VALIDITY_NOT_ALLOWED(407, "requested validity beyond what is allowed",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
+    CANONICAL_KEY_MISMATCH(408, "request not signed with the station's registered canonical key",
+            Enrolment.INVALIDSIGNATURE, Authorization.INVALIDSIGNATURE, Validation.INVALIDSIGNATURE),
+    UNKNOWN_EA(409, "EA named by the request is not in the current CTL",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_UNKNOWNEA, Validation.WRONGEA),
+    EA_REFUSED(410, "the EA refused the authorization validation",
+            Enrolment.DENIEDREQUEST, Authorization.DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    EA_UNREACHABLE(411, "no EA replica answered the authorization validation",
+            Enrolment.DENIEDREQUEST, Authorization.AA_EA_CANTREACHEA, Validation.DENIEDREQUEST),
+    REQUEST_HASH_MISMATCH(412, "response does not answer this request",
+            Enrolment.BADCONTENTTYPE, Authorization.ITS_AA_BADCONTENTTYPE, Validation.BADCONTENTTYPE),
+
+    // 5xx: configuration, keys and internal failures
+    KEY_STORE_FAILURE(500, "key store cannot be read or written",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    INTERNAL_ERROR(501, "internal failure",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    INVALID_ARGUMENT(502, "an argument is out of its allowed range",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST);
+
+    private final int code;
+    private final String summary;
+    private final int enrolmentResponseCode;
+    private final int authorizationResponseCode;
+    private final int authorizationValidationResponseCode;
+
+    ErrorCode(int code, String summary, int enrolment, int authorization, int validation) {
+        this.code = code;
+        this.summary = summary;
+        this.enrolmentResponseCode = enrolment;
+        this.authorizationResponseCode = authorization;
+        this.authorizationValidationResponseCode = validation;
+    }
+
+    /** Stable numeric code, e.g. 300 for {@link #INVALID_SIGNATURE}. */
+    public int code() {
+        return code;
+    }
+
+    public String summary() {
+        return summary;
+    }
+
+    /** Value of TS 102 941 {@code EnrolmentResponseCode} (0 = ok is never returned here). */
+    public int enrolmentResponseCode() {
+        return enrolmentResponseCode;
+    }
+
+    /** Value of TS 102 941 {@code AuthorizationResponseCode}. */
+    public int authorizationResponseCode() {
+        return authorizationResponseCode;
+    }
+
+    /** Value of TS 102 941 {@code AuthorizationValidationResponseCode}. */
+    public int authorizationValidationResponseCode() {
+        return authorizationValidationResponseCode;
+    }
+}

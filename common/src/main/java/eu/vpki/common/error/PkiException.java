@@ -1,0 +1,29 @@
+package eu.vpki.common.error;
+
+/**
+ * The one error type of the PKI. Carries a stable {@link ErrorCode} and a human-readable detail;
+ * the service shells turn it into an ETSI response code or an RFC 7807 problem in one place.
+ * Nothing else may escape the ETSI core: every library exception is wrapped into this.
+ */
+public class PkiException extends RuntimeException {
+    private final ErrorCode code;
+
+    public PkiException(ErrorCode code, String detail) {
+        super(detail);
+        this.code = code;
+    }
+
+    public PkiException(ErrorCode code, String detail, Throwable cause) {
+        super(detail, cause);
+        this.code = code;
+    }
+
+    public ErrorCode code() {
+        return code;
+    }
+
+    @Override
+    public String toString() {
+        return "PkiException[" + code + " (" + code.code() + "): " + getMessage() + "]";
+    }
+}

@@ -1,0 +1,66 @@
+package eu.vpki.common.etsi.crypto;
+
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.x9.ECNamedCurveTable;
+import org.bouncycastle.asn1.x9.X9ECParameters;
+import org.bouncycastle.crypto.params.ECNamedDomainParameters;
+
+/** The elliptic curves of IEEE 1609.2 / TS 103 097 that this PKI signs and encrypts with. */
+public enum EtsiCurve {
+    NIST_P256("secp256r1", 32, HashAlgorithm.SHA256, true),
+    BRAINPOOL_P256R1("brainpoolP256r1", 32, HashAlgorithm.SHA256, true),
+    BRAINPOOL_P384R1("brainpoolP384r1", 48, HashAlgorithm.SHA384, false);
+
+    private final String curveName;
+    private final int fieldBytes;
+    private final HashAlgorithm hash;
+    private final boolean encryptionCapable;
+    private final ECNamedDomainParameters domain;
+
+    EtsiCurve(String curveName, int fieldBytes, HashAlgorithm hash, boolean encryptionCapable) {
+        this.curveName = curveName;
+        this.fieldBytes = fieldBytes;
+        this.hash = hash;
+        this.encryptionCapable = encryptionCapable;
+        X9ECParameters x9 = ECNamedCurveTable.getByName(curveName);
+        ASN1ObjectIdentifier oid = ECNamedCurveTable.getOID(curveName);
+        this.domain = new ECNamedDomainParameters(oid, x9);
+    }
+
+    /** Standard curve name (as BouncyCastle and the JCA know it). */
+    public String curveName() {
+        return curveName;
+    }
+
+    /** Length in bytes of a field element (and of r, s and an x-only point). */
+    public int fieldBytes() {
+        return fieldBytes;
+    }
+
+    /** The hash IEEE 1609.2 pairs with this curve for signing and for HashedId8 of its certificates. */
+    public HashAlgorithm hash() {
+        return hash;
+    }
+
+    /** Whether IEEE 1609.2 defines ECIES encryption keys on this curve (P-256 curves only). */
+    public boolean encryptionCapable() {
+        return encryptionCapable;
+    }
+
+    /** BouncyCastle domain parameters; for the crypto core only. */
+    ECNamedDomainParameters domain() {
+        return domain;
+    }
+
+    /** Accepts {@code nistP256}, {@code secp256r1}, {@code P-256}, {@code brainpoolP256r1}, ... (case-insensitive). */
+    public static EtsiCurve parse(String name) {
+        String n = name == null ? "" : name.trim().toLowerCase(java.util.Locale.ROOT).replace("_", "").replace("-", "");
+        return switch (n) {
+            case "nistp256", "secp256r1", "p256", "prime256v1" -> NIST_P256;
+            case "brainpoolp256r1" -> BRAINPOOL_P256R1;
+            case "brainpoolp384r1" -> BRAINPOOL_P384R1;
+            default -> throw new eu.vpki.common.error.PkiException(eu.vpki.common.error.ErrorCode.UNSUPPORTED_ALGORITHM,
+                    "unknown curve '" + name + "' (expected nistP256, brainpoolP256r1 or brainpoolP384r1)");
+        };
+    }
+}

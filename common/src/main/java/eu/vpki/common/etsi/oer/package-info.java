@@ -1,0 +1,6 @@
+/**
+ * BouncyCastle OER glue for the ETSI core: the cached COER codec, conversions of keys, signatures
+ * and time. Only code inside {@code eu.vpki.common.etsi} may use this package; services and the
+ * load client never see BouncyCastle types (an ArchUnit test in each module keeps it so).
+ */
+package eu.vpki.common.etsi.oer;
