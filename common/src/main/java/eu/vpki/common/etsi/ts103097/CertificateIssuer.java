@@ -1,0 +1,90 @@
+package eu.vpki.common.etsi.ts103097;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.EcdsaSignature;
+import eu.vpki.common.etsi.crypto.EtsiSigner;
+import eu.vpki.common.etsi.oer.Coer;
+import eu.vpki.common.etsi.oer.OerKeys;
+import org.bouncycastle.oer.its.etsi103097.EtsiTs103097Certificate;
+import org.bouncycastle.oer.its.ieee1609dot2.CertificateId;
+import org.bouncycastle.oer.its.ieee1609dot2.IssuerIdentifier;
+import org.bouncycastle.oer.its.ieee1609dot2.ToBeSignedCertificate;
+import org.bouncycastle.oer.its.ieee1609dot2.VerificationKeyIndicator;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.CrlSeries;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashAlgorithm;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId3;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId8;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.Hostname;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.SubjectAssurance;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.UINT8;
+
+/**
+ * Issues TS 103 097 explicit certificates in canonical form and signs them as IEEE 1609.2 defines.
+ * Every certificate is re-decoded and checked against its issuer ({@link CertificateChecks}) before
+ * it is returned: a certificate that would not validate never leaves.
+ */
+public final class CertificateIssuer {
+    private static final UINT8 VERSION_3 = new UINT8(3);
+    private static final HashedId3 NO_CRACA = new HashedId3(new byte[3]);
+    private static final CrlSeries CRL_SERIES_0 = new CrlSeries(0);
+
+    private CertificateIssuer() {
+    }
+
+    /** A self-signed (root) certificate. */
+    public static EtsiCertificate selfSign(CertificateTemplate template, EtsiSigner signer) {
+        if (!template.verificationKey().equals(signer.publicKey())) {
+            throw new PkiException(ErrorCode.INVALID_ARGUMENT, "a self-signed certificate must carry the signer's key");
+        }
+        IssuerIdentifier issuerId = IssuerIdentifier.self(signer.curve().hash() == eu.vpki.common.etsi.crypto.HashAlgorithm.SHA256
+                ? HashAlgorithm.sha256 : HashAlgorithm.sha384);
+        return sign(template, issuerId, null, signer);
+    }
+
+    /** A certificate issued by {@code issuer}, signed with {@code issuerSigner} (the issuer's key). */
+    public static EtsiCertificate issue(CertificateTemplate template, EtsiCertificate issuer, EtsiSigner issuerSigner) {
+        if (!issuer.verificationKey().equals(issuerSigner.publicKey())) {
+            throw new PkiException(ErrorCode.INVALID_ARGUMENT, "signer key does not match the issuer certificate " + issuer);
+        }
+        // the issuer is identified by HashedId8 with the hash of the issuer's own signing key
+        var hash = issuerSigner.curve().hash();
+        byte[] digest = eu.vpki.common.etsi.ts103097.HashedId8.hashOf(issuer.encoded(), hash).bytes();
+        IssuerIdentifier issuerId = hash == eu.vpki.common.etsi.crypto.HashAlgorithm.SHA256
+                ? IssuerIdentifier.sha256AndDigest(new HashedId8(digest))
+                : IssuerIdentifier.sha384AndDigest(new HashedId8(digest));
+        return sign(template, issuerId, issuer, issuerSigner);
+    }
+
+    private static EtsiCertificate sign(CertificateTemplate t, IssuerIdentifier issuerId, EtsiCertificate issuer, EtsiSigner signer) {
+        ToBeSignedCertificate.Builder b = ToBeSignedCertificate.builder()
+                .setId(t.name() == null ? CertificateId.none() : CertificateId.name(new Hostname(t.name())))
+                .setCracaId(NO_CRACA)
+                .setCrlSeries(CRL_SERIES_0)
+                .setValidityPeriod(CertificateFields.toOer(t.validity()))
+                .setVerifyKeyIndicator(VerificationKeyIndicator.verificationKey(OerKeys.verificationKey(t.verificationKey())));
+        if (t.region() != null) {
+            b.setRegion(CertificateFields.toOer(t.region()));
+        }
+        if (t.assuranceLevel() != null) {
+            b.setAssuranceLevel(new SubjectAssurance(new byte[]{(byte) t.assuranceLevel().intValue()}));
+        }
+        if (!t.appPermissions().isEmpty()) {
+            b.setAppPermissions(CertificateFields.toOer(t.appPermissions()));
+        }
+        if (!t.certIssuePermissions().isEmpty()) {
+            b.setCertIssuePermissions(CertificateFields.toOerGroups(t.certIssuePermissions()));
+        }
+        if (t.encryptionKey() != null) {
+            b.setEncryptionKey(OerKeys.encryptionKey(t.encryptionKey()));
+        }
+        ToBeSignedCertificate tbs = b.createToBeSignedCertificate();
+        byte[] tbsEncoded = Coer.encode(tbs, Coer.Type.TO_BE_SIGNED_CERTIFICATE);
+        byte[] digest = SignatureInput.digest(signer.curve(), tbsEncoded, issuer == null ? new byte[0] : issuer.encoded());
+        EcdsaSignature sig = signer.signDigest(digest);
+        var cert = new EtsiTs103097Certificate(VERSION_3, issuerId, tbs, OerKeys.signature(sig));
+        EtsiCertificate issued = EtsiCertificate.decode(Coer.encode(cert, Coer.Type.CERTIFICATE));
+        CertificateChecks.checkIssuedBy(issued, issuer, null);
+        return issued;
+    }
+}
