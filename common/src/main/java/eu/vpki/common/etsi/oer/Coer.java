@@ -47,8 +47,10 @@ public final class Coer {
         SHARED_AT_REQUEST(EtsiTs102941TypesAuthorization.SharedAtRequest),
         AUTHORIZATION_VALIDATION_REQUEST(EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationRequest),
         AUTHORIZATION_VALIDATION_RESPONSE(EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationResponse),
-        TO_BE_SIGNED_CRL(EtsiTs102941TrustLists.ToBeSignedCrl),
-        TO_BE_SIGNED_RCA_CTL(EtsiTs102941TrustLists.ToBeSignedRcaCtl),
+        /** Our definition: BC 1.86 writes {@code version} as one byte (bug 7), the ASN.1 wants {@code 01 01}. */
+        TO_BE_SIGNED_CRL(TrustListDefinitions.TO_BE_SIGNED_CRL),
+        /** Our definition, for the same reason as {@link #TO_BE_SIGNED_CRL}. */
+        TO_BE_SIGNED_RCA_CTL(TrustListDefinitions.TO_BE_SIGNED_RCA_CTL),
         CA_CERTIFICATE_REQUEST(EtsiTs102941TypesCaManagement.CaCertificateRequest);
 
         private final OERDefinition.Builder builder;
