@@ -39,6 +39,7 @@ public final class Coer {
         TO_BE_SIGNED_DATA(IEEE1609dot2.ToBeSignedData),
         PUBLIC_VERIFICATION_KEY(Ieee1609Dot2BaseTypes.PublicVerificationKey),
         PUBLIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.PublicEncryptionKey),
+        SYMMETRIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.SymmetricEncryptionKey),
         ETSI_TS102941_DATA(EtsiTs102941MessagesCa.EtsiTs102941Data),
         INNER_EC_REQUEST(EtsiTs102941TypesEnrolment.InnerEcRequest),
         INNER_EC_RESPONSE(EtsiTs102941TypesEnrolment.InnerEcResponse),

@@ -32,7 +32,8 @@ public final class OerKeys {
 
     // ---- points -------------------------------------------------------------------------------
 
-    static EccP256CurvePoint compressedP256(EtsiPublicKey key) {
+    /** A P-256-size point (nistP256 or brainpoolP256r1) in canonical, compressed form. */
+    public static EccP256CurvePoint compressedP256(EtsiPublicKey key) {
         return key.yOdd() ? EccP256CurvePoint.compressedY1(key.x()) : EccP256CurvePoint.compressedY0(key.x());
     }
 

@@ -1,0 +1,146 @@
+package eu.vpki.common.etsi.crypto;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
+import org.bouncycastle.crypto.agreement.ECDHBasicAgreement;
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.macs.HMac;
+import org.bouncycastle.crypto.params.KeyParameter;
+import org.bouncycastle.util.BigIntegers;
+
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Arrays;
+
+/**
+ * ECIES encryption of a 16-byte data-encryption key, as IEEE 1609.2 clause 5.3.5 defines it (IEEE
+ * 1363a ECIES in non-DHAES mode, profiled by ETSI TS 103 097 for {@code eciesNistP256} and
+ * {@code eciesBrainpoolP256r1}):
+ * <ol>
+ *   <li>ephemeral key pair (v, V) on the recipient's curve;</li>
+ *   <li>Z = x coordinate of v&middot;R (ECSVDP-DH; the curves have cofactor 1, so DH and DHC agree);</li>
+ *   <li>K1 || K2 = KDF2(Z, P1) with SHA-256, counter from 1, 16 + 32 bytes (IEEE 1363a KDF2: the
+ *       counter is a 4-byte big-endian value hashed after Z and before P1);</li>
+ *   <li>c = k XOR K1; t = the first 16 bytes of HMAC-SHA256(K2, c) (MAC1, P2 empty).</li>
+ * </ol>
+ * P1 is the hash of the recipient information: for {@code certRecipInfo} the whole-certificate hash
+ * of the recipient certificate's COER encoding. Checked against the IEEE 1609.2a-2017 Annex D test
+ * vectors and against BouncyCastle's own {@code ETSIKEMwithSHA256} cipher (see the tests).
+ * Stateless and thread-safe.
+ */
+public final class Ecies {
+    /** Length of the data-encryption key and of c. */
+    public static final int KEY_BYTES = 16;
+    /** Length of the authentication tag t. */
+    public static final int TAG_BYTES = 16;
+    private static final int MAC_KEY_BYTES = 32;
+
+    private Ecies() {
+    }
+
+    /**
+     * Encrypts a data-encryption key for a recipient public key with a fresh ephemeral key pair.
+     *
+     * @param p1 hash of the recipient information (SHA-256 of the recipient certificate for certRecipInfo)
+     * @throws PkiException {@link ErrorCode#WRONG_CURVE} for a curve without ECIES (brainpoolP384r1)
+     */
+    public static EciesEncryptedKey encrypt(EtsiPublicKey recipient, byte[] dataKey, byte[] p1, SecureRandom random) {
+        return encrypt(recipient, dataKey, p1, EtsiKeyPair.generate(recipient.curve(), random));
+    }
+
+    /** Encryption with a given ephemeral key pair: the known-answer tests fix it, nothing else may. */
+    static EciesEncryptedKey encrypt(EtsiPublicKey recipient, byte[] dataKey, byte[] p1, EtsiKeyPair ephemeral) {
+        requireEncryptionCurve(recipient.curve());
+        if (dataKey == null || dataKey.length != KEY_BYTES || p1 == null) {
+            throw new PkiException(ErrorCode.INVALID_ARGUMENT, "ECIES encrypts a " + KEY_BYTES + "-byte key with a P1 value");
+        }
+        byte[] k1k2 = derive(ephemeral, recipient, p1);
+        try {
+            byte[] c = new byte[KEY_BYTES];
+            for (int i = 0; i < KEY_BYTES; i++) {
+                c[i] = (byte) (dataKey[i] ^ k1k2[i]);
+            }
+            return new EciesEncryptedKey(ephemeral.publicKey(), c, mac1(Arrays.copyOfRange(k1k2, KEY_BYTES, k1k2.length), c));
+        } finally {
+            Arrays.fill(k1k2, (byte) 0);
+        }
+    }
+
+    /**
+     * Recovers the data-encryption key; the tag is checked (in constant time) before anything is
+     * decrypted.
+     *
+     * @throws PkiException {@link ErrorCode#WRONG_CURVE} when V is not on the recipient key's curve,
+     *                      {@link ErrorCode#DECRYPTION_FAILED} when the tag does not verify
+     */
+    public static byte[] decrypt(EtsiKeyPair recipient, EciesEncryptedKey encrypted, byte[] p1) {
+        if (encrypted.v().curve() != recipient.curve()) {
+            throw new PkiException(ErrorCode.WRONG_CURVE, "ephemeral key on " + encrypted.v().curve()
+                    + " but our encryption key is on " + recipient.curve());
+        }
+        requireEncryptionCurve(recipient.curve());
+        byte[] k1k2 = derive(recipient, encrypted.v(), p1);
+        try {
+            byte[] c = encrypted.c();
+            byte[] expectedTag = mac1(Arrays.copyOfRange(k1k2, KEY_BYTES, k1k2.length), c);
+            if (!MessageDigest.isEqual(expectedTag, encrypted.t())) {
+                throw new PkiException(ErrorCode.DECRYPTION_FAILED, "ECIES tag does not verify");
+            }
+            byte[] dataKey = new byte[KEY_BYTES];
+            for (int i = 0; i < KEY_BYTES; i++) {
+                dataKey[i] = (byte) (c[i] ^ k1k2[i]);
+            }
+            return dataKey;
+        } finally {
+            Arrays.fill(k1k2, (byte) 0);
+        }
+    }
+
+    /** K1 || K2 from the ECDH shared secret of our private key and their public key. */
+    private static byte[] derive(EtsiKeyPair ours, EtsiPublicKey theirs, byte[] p1) {
+        byte[] z;
+        try {
+            ECDHBasicAgreement agreement = new ECDHBasicAgreement();
+            agreement.init(ours.privateParameters());
+            z = BigIntegers.asUnsignedByteArray(ours.curve().fieldBytes(), agreement.calculateAgreement(theirs.parameters()));
+        } catch (RuntimeException e) {
+            throw new PkiException(ErrorCode.DECRYPTION_FAILED, "ECDH key agreement failed: " + e.getMessage(), e);
+        }
+        try {
+            return kdf2(z, p1, KEY_BYTES + MAC_KEY_BYTES);
+        } finally {
+            Arrays.fill(z, (byte) 0);
+        }
+    }
+
+    /** IEEE 1363a KDF2 with SHA-256: SHA-256(Z || counter || P) for counter = 1, 2, ..., truncated to length. */
+    static byte[] kdf2(byte[] z, byte[] p, int length) {
+        byte[] out = new byte[length];
+        byte[] counter = new byte[4];
+        for (int offset = 0, i = 1; offset < length; offset += HashAlgorithm.SHA256.length(), i++) {
+            counter[0] = (byte) (i >>> 24);
+            counter[1] = (byte) (i >>> 16);
+            counter[2] = (byte) (i >>> 8);
+            counter[3] = (byte) i;
+            byte[] block = HashAlgorithm.SHA256.digest(z, counter, p);
+            System.arraycopy(block, 0, out, offset, Math.min(block.length, length - offset));
+        }
+        return out;
+    }
+
+    /** IEEE 1609.2 MAC1: HMAC-SHA256 truncated to its first 16 bytes. */
+    static byte[] mac1(byte[] key, byte[] message) {
+        HMac hmac = new HMac(SHA256Digest.newInstance());
+        hmac.init(new KeyParameter(key));
+        hmac.update(message, 0, message.length);
+        byte[] full = new byte[hmac.getMacSize()];
+        hmac.doFinal(full, 0);
+        return Arrays.copyOf(full, TAG_BYTES);
+    }
+
+    private static void requireEncryptionCurve(EtsiCurve curve) {
+        if (!curve.encryptionCapable()) {
+            throw new PkiException(ErrorCode.WRONG_CURVE, "IEEE 1609.2 defines no ECIES on " + curve);
+        }
+    }
+}
