@@ -37,15 +37,16 @@ import java.util.List;
 /**
  * Maps certificate fields between our value types and BouncyCastle's OER classes, both ways.
  * Writes canonical COER: DEFAULT values (minChainLength 1, chainLengthRange 0, eeType app) are
- * left out, and BC's ITSValidityPeriod (wrong epoch) is never used.
+ * left out, and BC's ITSValidityPeriod (wrong epoch) is never used. Internal to the ETSI core (its
+ * signatures use BouncyCastle types, which services never import).
  */
-final class CertificateFields {
+public final class CertificateFields {
     private CertificateFields() {
     }
 
     // ---- validity ----
 
-    static ValidityPeriod toOer(Validity v) {
+    public static ValidityPeriod toOer(Validity v) {
         UINT16 n = new UINT16(v.amount());
         Duration d = switch (v.unit()) {
             case MICROSECONDS -> Duration.microseconds(n);
@@ -59,7 +60,7 @@ final class CertificateFields {
         return new ValidityPeriod(new Time32(v.startTime32()), d);
     }
 
-    static Validity fromOer(ValidityPeriod p) {
+    public static Validity fromOer(ValidityPeriod p) {
         Duration d = p.getDuration();
         Validity.Unit unit = switch (d.getChoice()) {
             case Duration.microseconds -> Validity.Unit.MICROSECONDS;
@@ -76,7 +77,7 @@ final class CertificateFields {
 
     // ---- app permissions ----
 
-    static SequenceOfPsidSsp toOer(List<PsidSsp> perms) {
+    public static SequenceOfPsidSsp toOer(List<PsidSsp> perms) {
         List<org.bouncycastle.oer.its.ieee1609dot2.basetypes.PsidSsp> out = new ArrayList<>();
         for (PsidSsp p : perms) {
             ServiceSpecificPermissions ssp = switch (p.kind()) {
@@ -89,7 +90,7 @@ final class CertificateFields {
         return new SequenceOfPsidSsp(out);
     }
 
-    static List<PsidSsp> fromOer(SequenceOfPsidSsp seq) {
+    public static List<PsidSsp> fromOer(SequenceOfPsidSsp seq) {
         if (seq == null) {
             return List.of();
         }
@@ -112,7 +113,7 @@ final class CertificateFields {
 
     // ---- issue permissions ----
 
-    static SequenceOfPsidGroupPermissions toOerGroups(List<PsidGroupPermissions> groups) {
+    public static SequenceOfPsidGroupPermissions toOerGroups(List<PsidGroupPermissions> groups) {
         List<org.bouncycastle.oer.its.ieee1609dot2.PsidGroupPermissions> out = new ArrayList<>();
         for (PsidGroupPermissions g : groups) {
             SubjectPermissions subject;
@@ -140,7 +141,7 @@ final class CertificateFields {
         return new SequenceOfPsidGroupPermissions(out);
     }
 
-    static List<PsidGroupPermissions> fromOerGroups(SequenceOfPsidGroupPermissions seq) {
+    public static List<PsidGroupPermissions> fromOerGroups(SequenceOfPsidGroupPermissions seq) {
         if (seq == null) {
             return List.of();
         }
@@ -179,7 +180,7 @@ final class CertificateFields {
 
     // ---- region ----
 
-    static org.bouncycastle.oer.its.ieee1609dot2.basetypes.GeographicRegion toOer(GeographicRegion r) {
+    public static org.bouncycastle.oer.its.ieee1609dot2.basetypes.GeographicRegion toOer(GeographicRegion r) {
         if (r == null) {
             return null;
         }
@@ -200,7 +201,7 @@ final class CertificateFields {
         throw new PkiException(ErrorCode.INVALID_ARGUMENT, "polygonal regions are not issued by this PKI");
     }
 
-    static GeographicRegion fromOer(org.bouncycastle.oer.its.ieee1609dot2.basetypes.GeographicRegion r) {
+    public static GeographicRegion fromOer(org.bouncycastle.oer.its.ieee1609dot2.basetypes.GeographicRegion r) {
         if (r == null) {
             return null;
         }

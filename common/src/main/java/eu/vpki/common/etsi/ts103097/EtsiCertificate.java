@@ -126,8 +126,8 @@ public final class EtsiCertificate {
         }
     }
 
-    /** The BouncyCastle structure, for the ETSI core only. */
-    EtsiTs103097Certificate oer() {
+    /** The BouncyCastle structure; ETSI core internal (services never import BouncyCastle). */
+    public EtsiTs103097Certificate oer() {
         return oer;
     }
 
