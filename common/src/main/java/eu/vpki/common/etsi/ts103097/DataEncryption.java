@@ -33,9 +33,9 @@ import java.security.SecureRandom;
 import java.util.List;
 
 /**
- * Encryption and decryption of {@code EtsiTs103097Data-Encrypted} (IEEE 1609.2 clause 5.3.4 /
- * 6.3.30 ff., ETSI TS 103 097 clause 5.3): the content is encrypted with AES-128-CCM under a fresh
- * (or pre-shared) 16-byte key and a random 12-byte nonce, giving
+ * Encryption and decryption of {@code EtsiTs103097Data-Encrypted} (IEEE 1609.2 clause 5.3.4 and its
+ * {@code EncryptedData} structures, ETSI TS 103 097 v2.1.1): the content is encrypted with
+ * AES-128-CCM under a fresh (or pre-shared) 16-byte key and a random 12-byte nonce, giving
  * {@code Ieee1609Dot2Data{protocolVersion 3, encryptedData{recipients, aes128ccm{nonce, ccmCiphertext}}}}.
  * <ul>
  *   <li>{@link #encryptFor}: one {@code certRecipInfo} whose {@code recipientId} is the recipient
@@ -47,10 +47,11 @@ import java.util.List;
  *       ::= HashedId8}); IEEE 1609.2 defines it as the low-order 8 bytes of the SHA-256 hash of the
  *       COER encoding of {@code SymmetricEncryptionKey ::= CHOICE { aes128Ccm OCTET STRING (SIZE(16)), ... }}
  *       holding the key, i.e. of {@code 0x80 || key} (tag of the first root alternative, fixed-size
- *       octet string without length). This is how TS 102 941 responses are encrypted with the AES key
- *       of the request. Note: the TS 103 097 v2.1.1 ASN.1 constrains {@code EtsiTs103097Data} to
- *       {@code pskRecipInfo ABSENT}, which contradicts TS 102 941's responses and what clients expect;
- *       we follow TS 102 941.</li>
+ *       octet string without length). This is how TS 102 941 (clause 6.2.3) encrypts enrolment,
+ *       authorization and authorization-validation responses: with the AES key of the request.
+ *       Note: the TS 103 097 v2.1.1 ASN.1 constrains {@code EtsiTs103097Data} to
+ *       {@code pskRecipInfo ABSENT}, which contradicts TS 102 941's responses and what clients
+ *       expect; we follow TS 102 941.</li>
  * </ul>
  * Decryption parses with the canonical COER check, finds our recipient entry by HashedId8, recovers
  * the key and checks the CCM tag; every failure is a {@link PkiException} (never a library
@@ -71,6 +72,7 @@ public final class DataEncryption {
         byte[] aesKey = randomBytes(AesCcm.KEY_BYTES);
         EciesEncryptedKey wrapped = Ecies.encrypt(recipient.encryptionKey(), aesKey, recipient.certificateHash(), random);
         RecipientInfo recipientInfo = RecipientInfo.certRecipInfo(new PKRecipientInfo(
+                // BouncyCastle's HashedId8 type, not ours
                 new org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId8(recipient.certificateId().bytes()),
                 encryptedDataEncryptionKey(wrapped)));
         return new EncryptedMessage(encode(recipientInfo, aesKey, plaintext), aesKey);
