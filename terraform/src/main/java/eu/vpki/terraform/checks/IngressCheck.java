@@ -90,7 +90,9 @@ public final class IngressCheck implements Check {
             if (cidr.isEmpty()) {
                 continue;
             }
-            for (Leaf l : Resolver.leaves(cidr.get(), env)) {
+            // cidr_blocks and ipv6_cidr_blocks are lists: their elements are the sources
+            List<Resolver.PStep> select = attr.endsWith("_blocks") ? List.of(Resolver.ANY) : List.of();
+            for (Leaf l : Resolver.leaves(cidr.get(), env, select)) {
                 if (l instanceof Constant c && WORLD.contains(String.valueOf(c.value()))) {
                     worldSources.add(String.valueOf(c.value()));
                 } else if (l instanceof RootVariable v && v.plain()) {
