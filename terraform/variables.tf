@@ -54,8 +54,9 @@ variable "regions" {
     error_message = "vpc_cidr values must differ between regions: the VPCs are peered for replication."
   }
   validation {
-    condition     = alltrue([for r in values(var.regions) : r.az_count >= 1 && r.az_count <= 3])
-    error_message = "az_count must be between 1 and 3."
+    # An application load balancer needs subnets in at least two AZs.
+    condition     = alltrue([for r in values(var.regions) : r.az_count >= 2 && r.az_count <= 3])
+    error_message = "az_count must be 2 or 3."
   }
   validation {
     # Replica private IPs are host numbers 10..99 (EA) and 100..189 (Operator) of the replica subnets.
