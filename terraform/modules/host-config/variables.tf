@@ -1,0 +1,63 @@
+variable "service" {
+  description = "Service this host runs: rca, dc, ea, operator or aa (jar vpki-<service>-<version>.jar)."
+  type        = string
+
+  validation {
+    condition     = contains(["rca", "dc", "ea", "operator", "aa"], var.service)
+    error_message = "service must be one of rca, dc, ea, operator, aa."
+  }
+}
+
+variable "region" {
+  description = "Region the host runs in; secrets are read from their copy in this region."
+  type        = string
+}
+
+variable "artefacts" {
+  description = "Where the jar and the RCA certificate are: bucket, its region, key prefix of this version, version, and the key of the RCA certificate."
+  type = object({
+    bucket              = string
+    region              = string
+    prefix              = string
+    version             = string
+    rca_certificate_key = string
+  })
+}
+
+variable "environment" {
+  description = "Service configuration as environment variables (the keys of docs/configuration.md, Spring relaxed binding). Never secrets: those go through secret_files."
+  type        = map(string)
+}
+
+variable "secret_files" {
+  description = <<-EOT
+    Secrets the service reads from files, keyed by the configuration variable
+    that names the file (e.g. VPKI_KEYSTORE_PASSWORD_FILE). Before every start
+    the host fetches each secret from Secrets Manager into a file in the unit's
+    runtime directory (tmpfs, mode 0700) and points the variable at it.
+    base64 = true decodes the value (PKCS#12 key stores).
+  EOT
+  type = map(object({
+    secret_id = string
+    base64    = bool
+  }))
+  default = {}
+}
+
+variable "trusts_rca" {
+  description = "Whether the service needs the RCA certificate (DC, EA, AA): it is fetched next to the secrets and named by VPKI_RCA_CERTIFICATE_FILE."
+  type        = bool
+  default     = false
+}
+
+variable "redis" {
+  description = "Whether the host runs its own Redis (EA and Operator replicas), bound to loopback only."
+  type        = bool
+  default     = false
+}
+
+variable "data_volume_id" {
+  description = "EBS volume mounted at /var/lib/vpki (service working directory and Redis data), or null for stateless hosts."
+  type        = string
+  default     = null
+}

@@ -1,0 +1,84 @@
+locals {
+  # Which secrets each service's hosts may read. Hosts read the copy in their
+  # own region: same ARN, with the region replaced.
+  service_secrets = {
+    dc       = []
+    ea       = ["ea_keystore", "ea_keystore_password"]
+    operator = ["operator_credentials"]
+    aa       = ["aa_keystore", "aa_keystore_password"]
+  }
+  replicas = toset(["ea", "operator"])
+}
+
+data "aws_iam_policy_document" "assume_ec2" {
+  statement {
+    actions = ["sts:AssumeRole"]
+    principals {
+      type        = "Service"
+      identifiers = ["ec2.amazonaws.com"]
+    }
+  }
+}
+
+# One role per service and region (IAM is global, hence the region in the
+# name), each allowed exactly what its hosts fetch.
+data "aws_iam_policy_document" "service" {
+  for_each = local.service_secrets
+
+  statement {
+    sid     = "Artefacts"
+    actions = ["s3:GetObject"]
+    resources = [
+      "arn:${var.partition}:s3:::${var.artefacts.bucket}/${var.artefacts.prefix}/vpki-${each.key}-*",
+      "arn:${var.partition}:s3:::${var.artefacts.bucket}/${var.artefacts.rca_certificate_key}",
+    ]
+  }
+
+  dynamic "statement" {
+    for_each = length(each.value) > 0 ? [1] : []
+    content {
+      sid       = "Secrets"
+      actions   = ["secretsmanager:GetSecretValue"]
+      resources = [for k in each.value : replace(var.secrets[k].arn, ":${var.home_region}:", ":${var.region}:")]
+    }
+  }
+
+  dynamic "statement" {
+    for_each = contains(local.replicas, each.key) && var.replication_discovery == "S3_PING" ? [1] : []
+    content {
+      sid       = "JGroupsS3Ping"
+      actions   = ["s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:ListBucket"]
+      resources = ["arn:${var.partition}:s3:::${var.replication_s3_bucket}", "arn:${var.partition}:s3:::${var.replication_s3_bucket}/*"]
+    }
+  }
+}
+
+resource "aws_iam_role" "service" {
+  for_each = local.service_secrets
+
+  name               = "${var.name}-${var.region}-${each.key}"
+  assume_role_policy = data.aws_iam_policy_document.assume_ec2.json
+}
+
+resource "aws_iam_role_policy" "service" {
+  for_each = local.service_secrets
+
+  name   = "fetch"
+  role   = aws_iam_role.service[each.key].id
+  policy = data.aws_iam_policy_document.service[each.key].json
+}
+
+# Shell access through Session Manager instead of SSH: no port 22 anywhere.
+resource "aws_iam_role_policy_attachment" "ssm" {
+  for_each = local.service_secrets
+
+  role       = aws_iam_role.service[each.key].name
+  policy_arn = "arn:${var.partition}:iam::aws:policy/AmazonSSMManagedInstanceCore"
+}
+
+resource "aws_iam_instance_profile" "service" {
+  for_each = local.service_secrets
+
+  name = "${var.name}-${var.region}-${each.key}"
+  role = aws_iam_role.service[each.key].name
+}

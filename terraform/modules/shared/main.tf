@@ -1,0 +1,63 @@
+data "aws_caller_identity" "current" {}
+
+locals {
+  # Every credential the services read. Terraform creates only the secret
+  # containers: a aws_secretsmanager_secret_version with secret_string would
+  # put the value into the state (and the plan), so values are put out of band
+  # by the key ceremony (docs/deployment.md), and hosts read them at service
+  # start through their instance role. Key stores are PKCS#12 files, stored
+  # base64-encoded in SecretString.
+  secrets = {
+    rca_keystore          = { description = "RCA PKCS#12 key store (base64)", everywhere = false }
+    rca_keystore_password = { description = "Password of the RCA key store", everywhere = false }
+    rca_admin_token       = { description = "Bearer token of the RCA admin API", everywhere = false }
+    ea_keystore           = { description = "EA PKCS#12 key store (base64), shared by all EA replicas", everywhere = true }
+    ea_keystore_password  = { description = "Password of the EA key store", everywhere = true }
+    aa_keystore           = { description = "AA PKCS#12 key store (base64)", everywhere = true }
+    aa_keystore_password  = { description = "Password of the AA key store", everywhere = true }
+    operator_credentials  = { description = "Operator credentials file (operator id and token hash per line)", everywhere = true }
+  }
+  replica_regions = [for r in var.regions : r if r != var.home_region]
+}
+
+resource "aws_secretsmanager_secret" "this" {
+  for_each = local.secrets
+
+  region      = var.home_region
+  name        = "${var.name}/${replace(each.key, "_", "-")}"
+  description = each.value.description
+  # A deleted secret stays recoverable for a week: long enough to notice a
+  # mistaken destroy of a key store.
+  recovery_window_in_days = 7
+
+  # EA, AA and Operator hosts run in every region and read the copy in their
+  # own region, so a remote region keeps working when home_region's Secrets
+  # Manager is unreachable. The RCA's secrets never leave home_region.
+  dynamic "replica" {
+    for_each = each.value.everywhere ? local.replica_regions : []
+    content {
+      region = replica.value
+    }
+  }
+}
+
+# S3_PING discovery: replicas write their address under a per-cluster prefix.
+# The data is ephemeral membership information, hence force_destroy.
+resource "aws_s3_bucket" "jgroups_ping" {
+  count = var.jgroups_discovery == "S3_PING" ? 1 : 0
+
+  region        = var.home_region
+  bucket        = "${var.name}-jgroups-ping-${data.aws_caller_identity.current.account_id}"
+  force_destroy = true
+}
+
+resource "aws_s3_bucket_public_access_block" "jgroups_ping" {
+  count = length(aws_s3_bucket.jgroups_ping)
+
+  region                  = var.home_region
+  bucket                  = aws_s3_bucket.jgroups_ping[0].id
+  block_public_acls       = true
+  block_public_policy     = true
+  ignore_public_acls      = true
+  restrict_public_buckets = true
+}

@@ -1,0 +1,19 @@
+variable "name" {
+  description = "Deployment name, prefix of the secret names and of the S3_PING bucket."
+  type        = string
+}
+
+variable "home_region" {
+  description = "Region holding the primary copy of every secret and the S3_PING bucket."
+  type        = string
+}
+
+variable "regions" {
+  description = "All deployment regions; secrets used outside home_region are replicated to the others."
+  type        = list(string)
+}
+
+variable "jgroups_discovery" {
+  description = "Replica discovery method; the S3_PING bucket exists only when it is S3_PING."
+  type        = string
+}

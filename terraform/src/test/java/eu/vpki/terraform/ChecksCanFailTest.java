@@ -1,0 +1,205 @@
+package eu.vpki.terraform;
+
+import eu.vpki.terraform.checks.Check;
+import eu.vpki.terraform.checks.ConsistencyCheck;
+import eu.vpki.terraform.checks.Deployment;
+import eu.vpki.terraform.checks.IngressCheck;
+import eu.vpki.terraform.checks.RegionsCheck;
+import eu.vpki.terraform.checks.SecretsCheck;
+import eu.vpki.terraform.checks.Violation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each check reports what it is meant to catch: on a copy of the real configuration with one deliberate
+ * mistake (so the check is known to see through the real wiring), and on a small bad fixture.
+ */
+class ChecksCanFailTest {
+
+    @TempDir
+    Path copy;
+
+    private void copyConfiguration() throws IOException {
+        for (Path f : RealConfigurationTest.configurationFiles(RealConfigurationTest.DIR)) {
+            Path target = copy.resolve(RealConfigurationTest.DIR.relativize(f).toString());
+            Files.createDirectories(target.getParent());
+            Files.copy(f, target);
+        }
+    }
+
+    /** Replaces the one occurrence of from in file (relative to the configuration). */
+    private ChecksCanFailTest mutate(String file, String from, String to) throws IOException {
+        if (!Files.exists(copy.resolve("main.tf"))) {
+            copyConfiguration();
+        }
+        Path p = copy.resolve(file);
+        String text = Files.readString(p);
+        assertThat(text.split(java.util.regex.Pattern.quote(from), -1)).as("occurrences of %s in %s", from, file).hasSize(2);
+        Files.writeString(p, text.replace(from, to));
+        return this;
+    }
+
+    private List<String> run(Check check) {
+        Deployment d = Deployment.load(copy, copy.resolve("examples/eu-us.tfvars"));
+        return check.run(d).stream().map(Violation::toString).toList();
+    }
+
+    // ---------------------------------------------------------------- regions
+
+    @Test
+    void regionsReportsAResourceWithoutItsRegion() throws IOException {
+        mutate("modules/region/network.tf", "resource \"aws_internet_gateway\" \"this\" {\n  region = var.region\n",
+                "resource \"aws_internet_gateway\" \"this\" {\n");
+        assertThat(run(new RegionsCheck())).singleElement().asString()
+                .contains("aws_internet_gateway.this in modules/region does not set region = var.region");
+    }
+
+    @Test
+    void regionsReportsRegionsLeftOutOfTheForEach() throws IOException {
+        mutate("main.tf", "for_each = var.regions", "for_each = { for k, v in var.regions : k => v if k != \"us-west-2\" }");
+        assertThat(run(new RegionsCheck())).hasSize(2).anySatisfy(v -> assertThat(v)
+                .contains("region us-west-2 of the example does not instantiate module region"));
+    }
+
+    @Test
+    void regionsReportsAModuleCallPinnedToOneRegion() throws IOException {
+        mutate("main.tf", "region      = each.key", "region      = \"eu-west-1\"");
+        assertThat(run(new RegionsCheck())).hasSize(2);
+    }
+
+    // ---------------------------------------------------------------- ingress
+
+    @Test
+    void ingressReportsJGroupsOpenToTheWorld() throws IOException {
+        mutate("modules/region/security.tf", "cidr_ipv4         = each.value.cidr", "cidr_ipv4         = \"0.0.0.0/0\"");
+        assertThat(run(new IngressCheck())).singleElement().asString()
+                .contains("module.region.aws_vpc_security_group_ingress_rule.jgroups opens port 7800 (JGroups) to 0.0.0.0/0");
+    }
+
+    @Test
+    void ingressReportsAWorldDefaultOfTheOperatorNetwork() throws IOException {
+        mutate("variables.tf", "  type        = list(string)\n\n  validation {\n    condition     = length(var.operator_cidrs)",
+                "  type        = list(string)\n  default     = [\"0.0.0.0/0\"]\n\n  validation {\n    condition     = length(var.operator_cidrs)");
+        assertThat(run(new IngressCheck())).hasSize(2)
+                .anySatisfy(v -> assertThat(v).contains("aws_vpc_security_group_ingress_rule.operator_api opens port 8084 (Operator API) to 0.0.0.0/0 (default of var.operator_cidrs)"))
+                .anySatisfy(v -> assertThat(v).contains("aws_vpc_security_group_ingress_rule.rca_admin opens port 8081 (RCA admin API)"));
+    }
+
+    @Test
+    void ingressReportsAnUnvalidatedOperatorNetwork() throws IOException {
+        mutate("variables.tf", "!contains([\"0.0.0.0/0\", \"::/0\"], c)", "true");
+        assertThat(run(new IngressCheck())).hasSize(2)
+                .allSatisfy(v -> assertThat(v).contains("var.operator_cidrs is a source of")
+                        .contains("no validation rejects 0.0.0.0/0 and ::/0"));
+    }
+
+    @Test
+    void ingressReportsEveryFormOfRuleInTheBadFixture() throws URISyntaxException {
+        Path fixture = Path.of(getClass().getResource("/fixtures/bad-ingress/main.tf").toURI()).getParent();
+        List<String> violations = new IngressCheck().run(Deployment.load(fixture, fixture.resolve("example.tfvars")))
+                .stream().map(Violation::toString).toList();
+        assertThat(violations).hasSize(4)
+                .anySatisfy(v -> assertThat(v).contains("aws_security_group.replicas opens port 7800 (JGroups), 8081 (RCA admin API), 8084 (Operator API) to 0.0.0.0/0 (default of var.world)"))
+                .anySatisfy(v -> assertThat(v).contains("var.world is a source of aws_security_group.replicas").contains("no validation rejects"))
+                .anySatisfy(v -> assertThat(v).contains("aws_security_group_rule.redis opens port 6379 (Redis) to ::/0"))
+                .anySatisfy(v -> assertThat(v).contains("aws_vpc_security_group_ingress_rule.everything opens port 22 (SSH), 6379 (Redis), 7800 (JGroups), 8081 (RCA admin API), 8084 (Operator API) to 0.0.0.0/0"));
+    }
+
+    // ---------------------------------------------------------------- secrets
+
+    @Test
+    void secretsReportsACredentialVariableWithADefault() throws IOException {
+        mutate("variables.tf", "variable \"domain_name\" {",
+                "variable \"admin_token\" {\n  type    = string\n  default = \"changeit\"\n}\n\nvariable \"domain_name\" {");
+        assertThat(run(new SecretsCheck())).hasSize(2)
+                .anySatisfy(v -> assertThat(v).contains("variable admin_token looks like a credential but is not sensitive = true"))
+                .anySatisfy(v -> assertThat(v).contains("variable admin_token looks like a credential but has a default"));
+    }
+
+    @Test
+    void secretsReportsASecretValueInTheState() throws IOException {
+        mutate("modules/shared/main.tf", "# S3_PING discovery:",
+                "resource \"aws_secretsmanager_secret_version\" \"ea\" {\n  secret_id     = aws_secretsmanager_secret.this[\"ea_keystore_password\"].id\n"
+                        + "  secret_string = \"changeit\"\n}\n\n# S3_PING discovery:");
+        assertThat(run(new SecretsCheck())).singleElement().asString()
+                .contains("module.shared.aws_secretsmanager_secret_version.ea sets secret_string");
+    }
+
+    @Test
+    void secretsReportsASecretIdNotFromSecretsManager() throws IOException {
+        mutate("modules/region/hosts.tf", "secret_id = var.secrets[\"operator_credentials\"].name",
+                "secret_id = \"vpki/operator-credentials\"");
+        assertThat(run(new SecretsCheck())).singleElement().asString()
+                .contains("module.region.module.replica_host: a secret_id comes from the constant \"vpki/operator-credentials\"");
+    }
+
+    @Test
+    void secretsReportsAPlainPasswordInTheEnvironment() throws IOException {
+        mutate("modules/region/hosts.tf", "        VPKI_EA_AA_ACCESS_POINT  = var.endpoints.ea\n",
+                "        VPKI_EA_AA_ACCESS_POINT  = var.endpoints.ea\n        VPKI_KEYSTORE_PASSWORD   = \"changeit\"\n");
+        assertThat(run(new SecretsCheck())).singleElement().asString()
+                .contains("module.region.module.replica_host: environment sets VPKI_KEYSTORE_PASSWORD in plain text");
+    }
+
+    @Test
+    void secretsReportsATemplateThatDoesNotFetchBySecretId() throws IOException {
+        mutate("modules/host-config/templates/user-data.sh.tftpl", "--secret-id '${s.secret_id}'", "--secret-id '${key}'");
+        // the replicas (EA and Operator share one resource), the AA group and the RCA; the DC has no secrets
+        assertThat(run(new SecretsCheck())).hasSize(3)
+                .allSatisfy(v -> assertThat(v).contains("the user data template does not fetch every secret_files entry"));
+    }
+
+    // ------------------------------------------------------------ consistency
+
+    @Test
+    void consistencyReportsAHardCodedOrder() throws IOException {
+        mutate("modules/region/hosts.tf", "VPKI_REPLICATION_ORDER            = var.replication_order",
+                "VPKI_REPLICATION_ORDER            = \"TOTAL\"");
+        assertThat(run(new ConsistencyCheck())).singleElement().asString()
+                .contains("module.region.aws_instance.replica: VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"TOTAL\"");
+    }
+
+    @Test
+    void consistencyReportsATransformedPropagation() throws IOException {
+        mutate("modules/region/hosts.tf", "VPKI_REPLICATION_PROPAGATION      = var.replication_propagation",
+                "VPKI_REPLICATION_PROPAGATION      = lower(var.replication_propagation)");
+        assertThat(run(new ConsistencyCheck())).singleElement().asString()
+                .contains("VPKI_REPLICATION_PROPAGATION is derived from var.replication_propagation");
+    }
+
+    @Test
+    void consistencyReportsARootModuleThatDoesNotPassTheVariable() throws IOException {
+        mutate("main.tf", "replication_order            = var.replication_order", "replication_order            = \"FIFO\"");
+        assertThat(run(new ConsistencyCheck())).singleElement().asString()
+                .contains("VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"FIFO\"");
+    }
+
+    @Test
+    void consistencyReportsAValidationAllowingOtherModes() throws IOException {
+        mutate("variables.tf", "contains([\"TOTAL\", \"FIFO\"], var.replication_order)",
+                "contains([\"TOTAL\", \"FIFO\", \"CAUSAL\"], var.replication_order)");
+        assertThat(run(new ConsistencyCheck())).singleElement().asString()
+                .contains("variable replication_order has no validation restricting it to");
+    }
+
+    @Test
+    void consistencyReportsATemplateThatDropsTheEnvironment() throws IOException {
+        mutate("modules/host-config/templates/user-data.sh.tftpl", "${key}=${value}", "${key}: ${value}");
+        assertThat(run(new ConsistencyCheck())).singleElement().asString()
+                .contains("the user data template does not write %{ for k, v in environment }");
+    }
+
+    @Test
+    void consistencyReportsWhenNoReplicaHostIsFound() throws IOException {
+        mutate("modules/region/hosts.tf", "    VPKI_REPLICATION_DISCOVERY        = var.replication_discovery\n", "");
+        assertThat(run(new ConsistencyCheck())).singleElement().asString().contains("no replica host found");
+    }
+}
