@@ -12,6 +12,10 @@ import org.bouncycastle.oer.its.etsi102941.basetypes.CertificateSubjectAttribute
 import org.bouncycastle.oer.its.etsi102941.basetypes.PublicKeys;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.SubjectAssurance;
 
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.macs.HMac;
+import org.bouncycastle.crypto.params.KeyParameter;
+
 import java.util.Arrays;
 
 /** Conversions of the TS 102 941 base types shared by the request and response messages. */
@@ -66,6 +70,20 @@ final class Ts102941Fields {
     /** requestHash: the first 16 bytes of SHA-256 over the request exactly as posted. */
     static byte[] requestHash(byte[] body) {
         return Arrays.copyOf(HashAlgorithm.SHA256.digest(body), 16);
+    }
+
+    /**
+     * keyTag of an authorization request: the first 16 bytes of HMAC-SHA256(hmacKey, COER of the
+     * requested verification key followed by the COER of the requested encryption key, if any).
+     */
+    static byte[] keyTag(byte[] hmacKey, EtsiPublicKey verification, EtsiPublicKey encryption) {
+        HMac mac = new HMac(new SHA256Digest());
+        mac.init(new KeyParameter(hmacKey));
+        byte[] input = keyTagInput(verification, encryption);
+        mac.update(input, 0, input.length);
+        byte[] out = new byte[32];
+        mac.doFinal(out, 0);
+        return Arrays.copyOf(out, 16);
     }
 
     /** The COER encoding of the requested keys, as the keyTag HMAC covers them. */

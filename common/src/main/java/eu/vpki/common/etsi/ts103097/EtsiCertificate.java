@@ -219,6 +219,14 @@ public final class EtsiCertificate {
         return canonical;
     }
 
+    /** This certificate as the recipient of an encryption; INVALID_PROFILE when it has no encryption key. */
+    public EncryptionRecipient asEncryptionRecipient() {
+        if (encryptionKey == null) {
+            throw new PkiException(ErrorCode.INVALID_PROFILE, this + " has no encryption key");
+        }
+        return new EncryptionRecipient(encryptionKey, hashedId8, sha256());
+    }
+
     public boolean validAt(Instant t) {
         return validity.contains(t);
     }
