@@ -47,12 +47,11 @@ public final class CertificateIssuer {
         if (!issuer.verificationKey().equals(issuerSigner.publicKey())) {
             throw new PkiException(ErrorCode.INVALID_ARGUMENT, "signer key does not match the issuer certificate " + issuer);
         }
-        // the issuer is identified by HashedId8 with the hash of the issuer's own signing key
-        var hash = issuerSigner.curve().hash();
-        byte[] digest = eu.vpki.common.etsi.ts103097.HashedId8.hashOf(issuer.encoded(), hash).bytes();
-        IssuerIdentifier issuerId = hash == eu.vpki.common.etsi.crypto.HashAlgorithm.SHA256
-                ? IssuerIdentifier.sha256AndDigest(new HashedId8(digest))
-                : IssuerIdentifier.sha384AndDigest(new HashedId8(digest));
+        // the issuer is named by its whole-certificate HashedId8, with the hash that identifies it
+        var digest = new HashedId8(issuer.hashedId8().bytes());
+        IssuerIdentifier issuerId = issuer.hashAlgorithm() == eu.vpki.common.etsi.crypto.HashAlgorithm.SHA256
+                ? IssuerIdentifier.sha256AndDigest(digest)
+                : IssuerIdentifier.sha384AndDigest(digest);
         return sign(template, issuerId, issuer, issuerSigner);
     }
 

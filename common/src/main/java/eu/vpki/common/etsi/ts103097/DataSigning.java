@@ -29,7 +29,8 @@ import java.util.List;
  * (fixed by the caller), signer as digest, certificate or self, signature as IEEE 1609.2 5.3.1.
  */
 public final class DataSigning {
-    static final UINT8 PROTOCOL_VERSION = new UINT8(3);
+    /** Ieee1609Dot2Data protocolVersion 3. */
+    public static final UINT8 PROTOCOL_VERSION = new UINT8(3);
 
     private DataSigning() {
     }
@@ -69,8 +70,9 @@ public final class DataSigning {
         byte[] signerInput = kind == SignerKind.SELF ? new byte[0] : signerCertificate.encoded();
         EcdsaSignature sig = signer.signDigest(SignatureInput.digest(signer.curve(), tbsEncoded, signerInput));
         SignerIdentifier signerId = switch (kind) {
+            // the whole-certificate HashedId8 (hash of the certificate's issuer curve), not one with the signer's own curve
             case DIGEST -> SignerIdentifier.digest(new org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId8(
-                    HashedId8.hashOf(signerCertificate.encoded(), signer.curve().hash()).bytes()));
+                    signerCertificate.hashedId8().bytes()));
             case CERTIFICATE -> SignerIdentifier.certificate(new SequenceOfCertificate(
                     List.of(org.bouncycastle.oer.its.ieee1609dot2.Certificate.getInstance(signerCertificate.oer()))));
             case SELF -> SignerIdentifier.self();

@@ -165,7 +165,7 @@ public final class SignedMessage {
     /** Whether the signer named is {@code cert} (by digest or by included certificate). */
     public boolean namesSigner(EtsiCertificate cert) {
         return switch (signerKind) {
-            case DIGEST -> signerDigest.equals(HashedId8.hashOf(cert.encoded(), signature.curve().hash()));
+            case DIGEST -> signerDigest.equals(cert.hashedId8());
             case CERTIFICATE -> signerCertificate.equals(cert);
             case SELF -> false;
         };
