@@ -63,8 +63,6 @@ public final class EtsiCertificate {
         ToBeSignedCertificate tbs = oer.getToBeSigned();
         this.toBeSignedEncoded = Coer.encode(tbs, Coer.Type.TO_BE_SIGNED_CERTIFICATE);
         this.signature = OerKeys.fromSignature(oer.getSignature());
-        this.hashAlgorithm = signature.curve().hash();
-        this.hashedId8 = HashedId8.hashOf(encoded, hashAlgorithm);
 
         IssuerIdentifier issuer = oer.getIssuer();
         switch (issuer.getChoice()) {
@@ -100,6 +98,10 @@ public final class EtsiCertificate {
         }
         PublicVerificationKey pvk = PublicVerificationKey.getInstance(vki.getVerificationKeyIndicator());
         this.verificationKey = OerKeys.fromVerificationKey(pvk);
+        // whole-certificate hash: the hash paired with the certificate's own key, as those who
+        // sign with it name it (the ETSI test suite names brainpoolP384r1 CAs by SHA-384)
+        this.hashAlgorithm = verificationKey.curve().hash();
+        this.hashedId8 = HashedId8.hashOf(encoded, hashAlgorithm);
         boolean keysCompressed = OerKeys.isCompressed(pvk.getPublicVerificationKey());
         if (tbs.getEncryptionKey() != null) {
             this.encryptionKey = OerKeys.fromEncryptionKey(tbs.getEncryptionKey());
@@ -143,7 +145,7 @@ public final class EtsiCertificate {
         return hashedId8;
     }
 
-    /** The hash that identifies this certificate and that its issuer's signature used. */
+    /** The hash of this certificate's own key curve: its HashedId8 and the signatures made with its key use it. */
     public HashAlgorithm hashAlgorithm() {
         return hashAlgorithm;
     }
