@@ -28,10 +28,14 @@ import java.util.TreeMap;
  * str = varint byteLength | UTF-8;  varint/varlong = unsigned LEB128
  * </pre>
  * A reader rejects unknown format versions and tags, so a newer writer fails loudly, never silently.
+ *
+ * <p>The second message kind, an applied-query (SYNC confirmation, phase 2), starts with byte
+ * {@value #APPLIED_QUERY}: {@code u8 0x51 | str origin | varlong seq}.
  */
 public final class CommandCodec {
 
     static final int FORMAT_VERSION = 1;
+    static final int APPLIED_QUERY = 0x51;
     private static final int PUT_IF_NEWER = 1;
     private static final int DELETE_IF_NEWER = 2;
     private static final int SET_ADD = 3;
@@ -78,6 +82,31 @@ public final class CommandCodec {
             return new Command(id, originMillis, operations);
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated command", e);
+        }
+    }
+
+    static byte[] encodeAppliedQuery(CommandId id) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(APPLIED_QUERY);
+            writeString(out, id.origin());
+            writeVarLong(out, id.seq());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static boolean isAppliedQuery(byte[] encoded) {
+        return encoded.length > 0 && (encoded[0] & 0xFF) == APPLIED_QUERY;
+    }
+
+    static CommandId decodeAppliedQuery(byte[] encoded) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded, 1, encoded.length - 1));
+            return new CommandId(readString(in), readVarLong(in));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("truncated applied-query", e);
         }
     }
 

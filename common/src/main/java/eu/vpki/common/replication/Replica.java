@@ -7,6 +7,8 @@ import org.jgroups.JChannel;
 import org.jgroups.MergeView;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
+import org.jgroups.SuspectedException;
+import org.jgroups.UnreachableException;
 import org.jgroups.View;
 import org.jgroups.blocks.MessageDispatcher;
 import org.jgroups.blocks.RequestHandler;
@@ -23,10 +25,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -250,9 +254,9 @@ public final class Replica implements AutoCloseable {
         long timeoutMillis = config.timeouts().reply().toMillis();
         try {
             if (config.propagation() == ReplicationConfig.Propagation.SYNC) {
-                RequestOptions options = new RequestOptions(ResponseMode.GET_ALL, timeoutMillis);
+                RequestOptions options = new RequestOptions(ResponseMode.GET_ALL, phaseTimeoutMillis());
                 dispatcher.<Object>castMessageWithFuture(null, message, options)
-                        .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                        .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
                         .whenComplete((responses, error) -> completeSync(result, command, responses, error));
             } else {
                 CompletableFuture<Void> appliedHere = watermarks.whenApplied(command.id());
@@ -270,43 +274,107 @@ public final class Replica implements AutoCloseable {
         }
     }
 
+    /**
+     * Phase 1 answers (GET_ALL) are in {@code responses}, or {@code error} if they did not all arrive in
+     * half the reply timeout. Members that did not answer and are still in the view are asked directly
+     * whether they applied the command (phase 2): a member that joined while the command was in flight
+     * got it inside its state snapshot, so it never answers phase 1 but does confirm in phase 2.
+     */
     private void completeSync(CompletableFuture<Acknowledgement> result, Command command,
                               RspList<Object> responses, Throwable error) {
-        if (error != null) {
-            completeExceptionally(result, outcomeUnknown(command, error));
-            return;
-        }
         int confirmed = 0;
-        for (Map.Entry<Address, Rsp<Object>> entry : responses.entrySet()) {
-            Rsp<Object> response = entry.getValue();
-            boolean self = entry.getKey().equals(channel.getAddress());
-            if (response.hasException()) {
-                if (self) {
-                    completeExceptionally(result, new ReplicationException(ReplicationException.Code.APPLY_FAILED,
-                            command.id() + " could not be applied here", response.getException()));
-                    return;
-                }
-                // that member's Redis failed: it leaves the cluster and reloads the state when it rejoins
-                log.warn("{} failed to apply {}: {}", entry.getKey(), command.id(), response.getException().toString());
-            } else if (response.wasReceived()) {
-                confirmed++;
-            } else if (!response.wasSuspected() && !response.wasUnreachable()) {
-                completeExceptionally(result, outcomeUnknown(command, new TimeoutException("no answer from " + entry.getKey())));
+        List<Address> unconfirmed = new ArrayList<>();
+        if (error != null) {
+            if (!(unwrap(error) instanceof TimeoutException)) {
+                completeExceptionally(result, outcomeUnknown(command, error));
                 return;
             }
+            View current = view;
+            if (current != null) {
+                unconfirmed.addAll(current.getMembers());
+            }
+        } else {
+            for (Map.Entry<Address, Rsp<Object>> entry : responses.entrySet()) {
+                Rsp<Object> response = entry.getValue();
+                if (response.hasException()) {
+                    if (entry.getKey().equals(channel.getAddress())) {
+                        completeExceptionally(result, new ReplicationException(ReplicationException.Code.APPLY_FAILED,
+                                command.id() + " could not be applied here", response.getException()));
+                        return;
+                    }
+                    // that member's Redis failed: it leaves the cluster and reloads the state when it rejoins
+                    log.warn("{} failed to apply {}: {}", entry.getKey(), command.id(), response.getException().toString());
+                } else if (response.wasReceived()) {
+                    confirmed++;
+                } else if (!response.wasSuspected() && !response.wasUnreachable()) {
+                    unconfirmed.add(entry.getKey());
+                }
+            }
         }
-        if (!config.isMajority(confirmed)) {
+        if (unconfirmed.isEmpty()) {
+            acknowledgeIfMajority(result, command, confirmed);
+            return;
+        }
+        int confirmedFirst = confirmed;
+        confirmApplied(command.id(), unconfirmed).whenComplete((more, failure) -> {
+            if (failure != null) {
+                completeExceptionally(result, outcomeUnknown(command, failure));
+            } else {
+                acknowledgeIfMajority(result, command, confirmedFirst + more);
+            }
+        });
+    }
+
+    private void acknowledgeIfMajority(CompletableFuture<Acknowledgement> result, Command command, int confirmed) {
+        if (config.isMajority(confirmed)) {
+            complete(result, new Acknowledgement(command.id(), confirmed));
+        } else {
             completeExceptionally(result, new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
                     command.id() + " confirmed by only " + confirmed + " of " + config.expectedMembers()
                             + " expected members"));
-            return;
         }
-        complete(result, new Acknowledgement(command.id(), confirmed));
+    }
+
+    /** Asks each of {@code members} whether it applied {@code id}; completes with how many did (members gone count 0). */
+    private CompletableFuture<Integer> confirmApplied(CommandId id, List<Address> members) {
+        RequestOptions options = new RequestOptions(ResponseMode.GET_FIRST, phaseTimeoutMillis());
+        List<CompletableFuture<Integer>> answers = new ArrayList<>(members.size());
+        for (Address member : members) {
+            try {
+                CompletableFuture<Object> answer = dispatcher.sendMessageWithFuture(
+                        new BytesMessage(member, CommandCodec.encodeAppliedQuery(id)), options);
+                answers.add(answer.orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS).handle((applied, failure) -> {
+                    Throwable cause = failure == null ? null : unwrap(failure);
+                    if (cause == null) {
+                        return Boolean.TRUE.equals(applied) ? 1 : 0;
+                    }
+                    if (cause instanceof SuspectedException || cause instanceof UnreachableException) {
+                        return 0;
+                    }
+                    throw new CompletionException(cause);
+                }));
+            } catch (Exception e) {
+                answers.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(done -> answers.stream().mapToInt(CompletableFuture::join).sum());
+    }
+
+    private long phaseTimeoutMillis() {
+        return Math.max(1, config.timeouts().reply().toMillis() / 2);
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     private ReplicationException outcomeUnknown(Command command, Throwable cause) {
-        Throwable root = cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null
-                ? cause.getCause() : cause;
+        Throwable root = unwrap(cause);
         if (root instanceof ReplicationException replication) {
             return replication;
         }
@@ -402,7 +470,14 @@ public final class Replica implements AutoCloseable {
 
         @Override
         public void handle(Message message, Response response) {
-            applier.deliver(CommandCodec.decode(message.getArray()), response);
+            byte[] payload = message.getArray();
+            if (CommandCodec.isAppliedQuery(payload)) {
+                watermarks.whenApplied(CommandCodec.decodeAppliedQuery(payload))
+                        .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
+                        .whenComplete((applied, failure) -> response.send(failure == null, false));
+            } else {
+                applier.deliver(CommandCodec.decode(payload), response);
+            }
         }
     }
 
