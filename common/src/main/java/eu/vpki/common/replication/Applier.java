@@ -69,9 +69,7 @@ final class Applier {
     void deliver(Command command, Response response) {
         RuntimeException failed = failure;
         if (failed != null) {
-            if (response != null) {
-                response.send(failed, true);
-            }
+            answer(new Delivered(command, response), failed);
             return;
         }
         queue.add(new Delivered(command, response));
@@ -174,7 +172,12 @@ final class Applier {
 
     private static void answer(Delivered delivered, RuntimeException failure) {
         if (delivered.response() != null) {
-            delivered.response().send(failure, failure != null);
+            try {
+                delivered.response().send(failure, failure != null);
+            } catch (RuntimeException e) {
+                // the channel closed under us: the requester sees this replica leave instead
+                log.debug("cannot answer for {}: {}", delivered.command().id(), e.toString());
+            }
         }
     }
 

@@ -49,6 +49,7 @@ class ReplicaClusterTest {
 
     private final List<Replica> replicas = new ArrayList<>();
     private final List<JedisPool> pools = new ArrayList<>();
+    private final List<SimpleMeterRegistry> registries = new ArrayList<>();
     private List<Integer> ports;
 
     @BeforeAll
@@ -111,6 +112,14 @@ class ReplicaClusterTest {
                 replica.awaitApplied(last.token(), Duration.ofSeconds(5));
             }
         }
+        SimpleMeterRegistry metricsOfB = registries.get(1);
+        for (String origin : List.of("r0", "r1", "r2")) {
+            assertThat(metricsOfB.get("vpki.replication.commands").tag("origin", origin).tag("outcome", "applied")
+                    .counter().count()).isEqualTo(700);
+        }
+        assertThat(metricsOfB.get("vpki.replication.view.size").gauge().value()).isEqualTo(3);
+        assertThat(metricsOfB.get("vpki.replication.submit.latency").timer().count()).isEqualTo(700);
+        assertThat(metricsOfB.get("vpki.replication.apply.lag").timer().count()).isEqualTo(3 * 700);
         try (Jedis jedis = pools.get(1).getResource()) {
             assertThat(jedis.keys("t:idx:*")).hasSize(3 * 700);
             assertThat(StoredRecord.from(jedis.hgetAll("t:rec:0"))).isPresent();
@@ -251,7 +260,9 @@ class ReplicaClusterTest {
                         Duration.ofSeconds(5)));
         JedisPool pool = redis.newPool();
         pools.add(pool);
-        Replica replica = new Replica(config, KEYSPACE, pool, Clock.systemUTC(), new SimpleMeterRegistry());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        registries.add(registry);
+        Replica replica = new Replica(config, KEYSPACE, pool, Clock.systemUTC(), registry);
         replicas.add(replica);
         replica.connect();
         return replica;
