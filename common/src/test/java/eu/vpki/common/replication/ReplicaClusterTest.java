@@ -131,6 +131,7 @@ class ReplicaClusterTest {
     void replicaJoiningMidLoad_catchesUpAndConverges(Order order, Propagation propagation) {
         Replica a = start(0, order, propagation, REDIS.get(0));
         Replica b = start(1, order, propagation, REDIS.get(1));
+        awaitViewSize(2, a, b);
         Load loadA = new Load(a, 600, ack -> { });
         Load loadB = new Load(b, 600, ack -> { });
         loadA.start();
