@@ -1,0 +1,374 @@
+package eu.vpki.common.replication;
+
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * One replica's Redis as a deterministic state machine: applies {@link Command}s with the
+ * {@code apply-command.lua} script (loaded once, run with EVALSHA), and reads or replaces the whole
+ * {@link ReplicatedKeyspace} for state transfer. Not thread-safe: the replica's applier thread owns it.
+ */
+public final class RedisStateMachine {
+
+    /** What applying one command did. */
+    public enum ApplyOutcome {
+        APPLIED, DUPLICATE, REJECTED
+    }
+
+    private static final String SCRIPT_RESOURCE = "apply-command.lua";
+    private static final int SNAPSHOT_MAGIC = 0x56504B53; // "VPKS"
+    private static final int SNAPSHOT_FORMAT = 1;
+    private static final int END = 0;
+    private static final int HASH = 'H';
+    private static final int SET = 'S';
+    private static final int STRING = 'V';
+    private static final int SCAN_COUNT = 1_000;
+    private static final int WRITE_BATCH = 1_000;
+
+    private final JedisPool pool;
+    private final ReplicatedKeyspace keyspace;
+    private final String script;
+    private String scriptSha;
+
+    public RedisStateMachine(JedisPool pool, ReplicatedKeyspace keyspace) {
+        this.pool = pool;
+        this.keyspace = keyspace;
+        this.script = loadScriptText();
+    }
+
+    public ReplicatedKeyspace keyspace() {
+        return keyspace;
+    }
+
+    /** Applies {@code commands} in order (one EVALSHA each, pipelined); the outcomes in the same order. */
+    public List<ApplyOutcome> apply(List<Command> commands) {
+        try (Jedis jedis = pool.getResource()) {
+            if (scriptSha == null) {
+                scriptSha = jedis.scriptLoad(script);
+            }
+            try {
+                return evaluate(jedis, commands);
+            } catch (JedisNoScriptException e) {
+                // Redis restarted or SCRIPT FLUSH: reload; re-running the batch is safe (idempotent)
+                scriptSha = jedis.scriptLoad(script);
+                return evaluate(jedis, commands);
+            }
+        }
+    }
+
+    private List<ApplyOutcome> evaluate(Jedis jedis, List<Command> commands) {
+        Pipeline pipeline = jedis.pipelined();
+        List<Response<Object>> responses = new ArrayList<>(commands.size());
+        for (Command command : commands) {
+            List<String> keys = new ArrayList<>(command.operations().size() + 1);
+            List<String> args = new ArrayList<>(2 + 3 * command.operations().size());
+            keys.add(keyspace.appliedTableKey());
+            args.add(command.id().origin());
+            args.add(padded(command.id().seq()));
+            for (Operation operation : command.operations()) {
+                keys.add(operation.key());
+                addArguments(args, operation);
+            }
+            responses.add(pipeline.evalsha(scriptSha, keys, args));
+        }
+        pipeline.sync();
+        List<ApplyOutcome> outcomes = new ArrayList<>(responses.size());
+        for (Response<Object> response : responses) {
+            long result = (Long) response.get();
+            outcomes.add(result == 1 ? ApplyOutcome.APPLIED : result == 0 ? ApplyOutcome.DUPLICATE : ApplyOutcome.REJECTED);
+        }
+        return outcomes;
+    }
+
+    private static void addArguments(List<String> args, Operation operation) {
+        if (operation instanceof Operation.PutIfNewer put) {
+            args.add("P");
+            args.add(padded(put.version()));
+            args.add(Integer.toString(put.fields().size()));
+            new TreeMap<>(put.fields()).forEach((name, value) -> {
+                args.add(name);
+                args.add(value);
+            });
+        } else if (operation instanceof Operation.DeleteIfNewer delete) {
+            args.add("D");
+            args.add(padded(delete.version()));
+        } else if (operation instanceof Operation.SetAdd add) {
+            args.add("A");
+            args.add(add.member());
+        } else if (operation instanceof Operation.SetRemove remove) {
+            args.add("R");
+            args.add(remove.member());
+        } else if (operation instanceof Operation.Put put) {
+            args.add("S");
+            args.add(put.value());
+        } else {
+            throw new IllegalArgumentException("unknown operation " + operation);
+        }
+    }
+
+    static String padded(long value) {
+        return String.format("%019d", value);
+    }
+
+    /** The last applied sequence number per origin. */
+    public Map<String, Long> appliedSeqs() {
+        try (Jedis jedis = pool.getResource()) {
+            Map<String, Long> applied = new HashMap<>();
+            jedis.hgetAll(keyspace.appliedTableKey()).forEach((origin, seq) -> applied.put(origin, Long.parseLong(seq)));
+            return applied;
+        }
+    }
+
+    /** Writes every managed key and the applied table to {@code target} (not closed). */
+    public void writeSnapshot(OutputStream target) throws IOException {
+        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(target, 64 * 1024));
+        out.writeInt(SNAPSHOT_MAGIC);
+        out.writeByte(SNAPSHOT_FORMAT);
+        try {
+            forEachEntry(entry -> {
+                try {
+                    writeEntry(out, entry);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        out.writeByte(END);
+        out.flush();
+    }
+
+    /** Replaces every managed key and the applied table with the snapshot read from {@code source} (not closed). */
+    public void restore(InputStream source) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(source, 64 * 1024));
+        if (in.readInt() != SNAPSHOT_MAGIC) {
+            throw new IOException("not a vpki replication snapshot");
+        }
+        int format = in.readUnsignedByte();
+        if (format != SNAPSHOT_FORMAT) {
+            throw new IOException("unknown snapshot format " + format);
+        }
+        try (Jedis jedis = pool.getResource()) {
+            deleteManagedKeys(jedis);
+            Pipeline pipeline = jedis.pipelined();
+            int pending = 0;
+            for (Entry entry = readEntry(in); entry != null; entry = readEntry(in)) {
+                switch (entry.kind()) {
+                    case HASH -> pipeline.hset(entry.key(), entry.pairs());
+                    case SET -> pipeline.sadd(entry.key(), entry.members().toArray(String[]::new));
+                    default -> pipeline.set(entry.key(), entry.value());
+                }
+                if (++pending == WRITE_BATCH) {
+                    pipeline.sync();
+                    pending = 0;
+                }
+            }
+            pipeline.sync();
+        }
+    }
+
+    /**
+     * SHA-256 (hex) over every managed key, its kind and its content, and the applied table, in key
+     * order: two replicas hold the same replicated state exactly when their digests are equal.
+     */
+    public String digest() {
+        TreeMap<String, Entry> sorted = new TreeMap<>();
+        forEachEntry(entry -> sorted.put(entry.key(), entry));
+        try {
+            MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+            for (Entry entry : sorted.values()) {
+                sha256.update((byte) entry.kind());
+                update(sha256, entry.key());
+                switch (entry.kind()) {
+                    case HASH -> new TreeMap<>(entry.pairs()).forEach((field, value) -> {
+                        update(sha256, field);
+                        update(sha256, value);
+                    });
+                    case SET -> new TreeSet<>(entry.members()).forEach(member -> update(sha256, member));
+                    default -> update(sha256, entry.value());
+                }
+            }
+            return HexFormat.of().formatHex(sha256.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is mandatory in every JRE", e);
+        }
+    }
+
+    private static void update(MessageDigest digest, String text) {
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        digest.update((byte) (utf8.length >>> 24));
+        digest.update((byte) (utf8.length >>> 16));
+        digest.update((byte) (utf8.length >>> 8));
+        digest.update((byte) utf8.length);
+        digest.update(utf8);
+    }
+
+    /** A key's content: a hash ({@code pairs}), a set ({@code members}) or a string ({@code value}). */
+    private record Entry(int kind, String key, Map<String, String> pairs, Set<String> members, String value) {
+    }
+
+    private void forEachEntry(Consumer<Entry> consumer) {
+        try (Jedis jedis = pool.getResource()) {
+            Map<String, String> table = jedis.hgetAll(keyspace.appliedTableKey());
+            if (!table.isEmpty()) {
+                consumer.accept(new Entry(HASH, keyspace.appliedTableKey(), table, Set.of(), null));
+            }
+            for (String prefix : keyspace.prefixes()) {
+                ScanParams params = new ScanParams().match(ReplicatedKeyspace.scanPattern(prefix)).count(SCAN_COUNT);
+                String cursor = ScanParams.SCAN_POINTER_START;
+                do {
+                    ScanResult<String> page = jedis.scan(cursor, params);
+                    readPage(jedis, page.getResult()).forEach(consumer);
+                    cursor = page.getCursor();
+                } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            }
+        }
+    }
+
+    private static List<Entry> readPage(Jedis jedis, List<String> keys) {
+        Pipeline types = jedis.pipelined();
+        List<Response<String>> typeResponses = keys.stream().map(types::type).toList();
+        types.sync();
+        Pipeline reads = jedis.pipelined();
+        List<Response<?>> contents = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keys.get(i);
+            contents.add(switch (typeResponses.get(i).get()) {
+                case "hash" -> reads.hgetAll(key);
+                case "set" -> reads.smembers(key);
+                case "string" -> reads.get(key);
+                case "none" -> null; // cannot happen while the applier is paused; tolerated for digests
+                default -> throw new IllegalStateException("managed key " + key + " holds an unsupported type");
+            });
+        }
+        reads.sync();
+        List<Entry> entries = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keys.get(i);
+            switch (typeResponses.get(i).get()) {
+                case "hash" -> entries.add(new Entry(HASH, key, castMap(contents.get(i).get()), Set.of(), null));
+                case "set" -> entries.add(new Entry(SET, key, Map.of(), castSet(contents.get(i).get()), null));
+                case "string" -> entries.add(new Entry(STRING, key, Map.of(), Set.of(), (String) contents.get(i).get()));
+                default -> {
+                    // key vanished between SCAN and TYPE
+                }
+            }
+        }
+        return entries;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> castMap(Object value) {
+        return (Map<String, String>) value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<String> castSet(Object value) {
+        return (Set<String>) value;
+    }
+
+    private void deleteManagedKeys(Jedis jedis) {
+        jedis.del(keyspace.appliedTableKey());
+        for (String prefix : keyspace.prefixes()) {
+            ScanParams params = new ScanParams().match(ReplicatedKeyspace.scanPattern(prefix)).count(SCAN_COUNT);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = jedis.scan(cursor, params);
+                if (!page.getResult().isEmpty()) {
+                    jedis.unlink(page.getResult().toArray(String[]::new));
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+    }
+
+    private static void writeEntry(DataOutputStream out, Entry entry) throws IOException {
+        out.writeByte(entry.kind());
+        CommandCodec.writeString(out, entry.key());
+        switch (entry.kind()) {
+            case HASH -> {
+                CommandCodec.writeVarLong(out, entry.pairs().size());
+                for (Map.Entry<String, String> pair : entry.pairs().entrySet()) {
+                    CommandCodec.writeString(out, pair.getKey());
+                    CommandCodec.writeString(out, pair.getValue());
+                }
+            }
+            case SET -> {
+                CommandCodec.writeVarLong(out, entry.members().size());
+                for (String member : entry.members()) {
+                    CommandCodec.writeString(out, member);
+                }
+            }
+            default -> CommandCodec.writeString(out, entry.value());
+        }
+    }
+
+    private static Entry readEntry(DataInputStream in) throws IOException {
+        int kind = in.readUnsignedByte();
+        if (kind == END) {
+            return null;
+        }
+        String key = CommandCodec.readString(in);
+        switch (kind) {
+            case HASH -> {
+                int count = CommandCodec.readCount(in);
+                Map<String, String> pairs = new HashMap<>(count * 2);
+                for (int i = 0; i < count; i++) {
+                    pairs.put(CommandCodec.readString(in), CommandCodec.readString(in));
+                }
+                return new Entry(HASH, key, pairs, Set.of(), null);
+            }
+            case SET -> {
+                int count = CommandCodec.readCount(in);
+                Set<String> members = new HashSet<>(count * 2);
+                for (int i = 0; i < count; i++) {
+                    members.add(CommandCodec.readString(in));
+                }
+                return new Entry(SET, key, Map.of(), members, null);
+            }
+            case STRING -> {
+                return new Entry(STRING, key, Map.of(), Set.of(), CommandCodec.readString(in));
+            }
+            default -> throw new IOException("unknown snapshot entry kind " + kind);
+        }
+    }
+
+    private static String loadScriptText() {
+        try (InputStream in = RedisStateMachine.class.getResourceAsStream(SCRIPT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + SCRIPT_RESOURCE);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

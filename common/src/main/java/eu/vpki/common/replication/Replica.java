@@ -1,0 +1,514 @@
+package eu.vpki.common.replication;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.MergeView;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.SuspectedException;
+import org.jgroups.UnreachableException;
+import org.jgroups.View;
+import org.jgroups.blocks.MessageDispatcher;
+import org.jgroups.blocks.RequestHandler;
+import org.jgroups.blocks.RequestOptions;
+import org.jgroups.blocks.ResponseMode;
+import org.jgroups.blocks.Response;
+import org.jgroups.util.Rsp;
+import org.jgroups.util.RspList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.JedisPool;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One member of a replicated state machine: a JGroups channel plus this replica's own Redis.
+ * Every replica applies every command, in delivery order, to its own Redis.
+ *
+ * <p>Life cycle: {@link #connect()} joins the cluster and, if others are running, replaces this
+ * replica's managed keys with theirs (JGroups {@code STATE}); then {@link #submit} and
+ * {@link #awaitApplied} work until {@link #close()}. If the replica's Redis fails, the replica leaves
+ * the cluster; create a new one to rejoin (it will fetch the state).
+ *
+ * <p>Threads: JGroups threads only decode and enqueue; a single applier thread writes to Redis; a
+ * single sender thread numbers and sends this replica's commands (so per-origin sequence numbers are
+ * sent in order); a control thread reloads state after a merge; futures returned by {@link #submit}
+ * complete on a completion thread, never on a JGroups or applier thread. See {@code docs/replication.md}.
+ */
+public final class Replica implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Replica.class);
+
+    private enum Status { NEW, CONNECTED, FAILED, CLOSED }
+
+    private final ReplicationConfig config;
+    private final ReplicatedKeyspace keyspace;
+    private final RedisStateMachine stateMachine;
+    private final Clock clock;
+    private final AppliedWatermarks watermarks = new AppliedWatermarks();
+    private final ReplicationMetrics metrics;
+    private final Applier applier;
+    private final AtomicLong lastSeq = new AtomicLong();
+    private final ExecutorService sender;
+    private final ExecutorService completions;
+    private final ExecutorService control;
+    private volatile Status status = Status.NEW;
+    private volatile View view;
+    private JChannel channel;
+    private MessageDispatcher dispatcher;
+
+    public Replica(ReplicationConfig config, ReplicatedKeyspace keyspace, JedisPool redis, Clock clock,
+                   MeterRegistry registry) {
+        this.config = config;
+        this.keyspace = keyspace;
+        this.stateMachine = new RedisStateMachine(redis, keyspace);
+        this.clock = clock;
+        this.metrics = new ReplicationMetrics(registry, config, this::viewSize, this::applyQueueSize);
+        this.applier = new Applier(config.replicaId(), stateMachine, watermarks, metrics, clock, this::failed);
+        this.sender = singleThread("vpki-send-" + config.replicaId());
+        this.completions = singleThread("vpki-complete-" + config.replicaId());
+        this.control = singleThread("vpki-control-" + config.replicaId());
+    }
+
+    /**
+     * Joins the cluster; if other members exist, fetches their state first (replacing this replica's
+     * managed keys), then starts applying. Blocks for at most the state-transfer timeout.
+     */
+    public synchronized void connect() {
+        if (status != Status.NEW) {
+            throw new IllegalStateException("connect() is called once, replica is " + status);
+        }
+        try {
+            channel = new JChannel(JGroupsStack.configure(config)).name(config.replicaId());
+            dispatcher = new MessageDispatcher(channel, new CommandHandler())
+                    .setReceiver(new MembershipReceiver())
+                    .asyncDispatching(true);
+            channel.connect(config.clusterName(), null, config.timeouts().stateTransfer().toMillis());
+        } catch (Exception e) {
+            closeChannel();
+            status = Status.CLOSED;
+            throw new ReplicationException(ReplicationException.Code.STATE_TRANSFER_FAILED,
+                    "cannot join cluster " + config.clusterName() + " as " + config.replicaId(), e);
+        }
+        Map<String, Long> applied = stateMachine.appliedSeqs();
+        watermarks.advanceAll(applied);
+        lastSeq.accumulateAndGet(applied.getOrDefault(config.replicaId(), 0L), Math::max);
+        applier.start();
+        status = Status.CONNECTED;
+        log.info("replica {} joined {} ({} order, {} propagation), view {}", config.replicaId(),
+                config.clusterName(), config.order(), config.propagation(), view);
+    }
+
+    /**
+     * Replicates {@code operations} as one command: numbered on this replica's sender thread, broadcast,
+     * applied by every replica. Completes with the acknowledgement (SYNC: every member applied it;
+     * ASYNC: this replica applied it) or exceptionally with a {@link ReplicationException}.
+     *
+     * @throws IllegalArgumentException if there are no operations or a key is outside the keyspace
+     */
+    public CompletableFuture<Acknowledgement> submit(List<Operation> operations) {
+        List<Operation> command = List.copyOf(operations);
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("a command has at least one operation");
+        }
+        for (Operation operation : command) {
+            if (!keyspace.isManaged(operation.key())) {
+                throw new IllegalArgumentException("key " + operation.key() + " is outside " + keyspace.prefixes());
+            }
+        }
+        CompletableFuture<Acknowledgement> result = new CompletableFuture<>();
+        ReplicationException refusal = refusal();
+        if (refusal != null) {
+            result.completeExceptionally(refusal);
+            return result;
+        }
+        long startedMillis = clock.millis();
+        try {
+            sender.execute(() -> send(command, result));
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(notConnected());
+        }
+        return result.whenComplete((ack, error) -> {
+            if (error == null) {
+                metrics.submitted(Duration.ofMillis(clock.millis() - startedMillis));
+            }
+        });
+    }
+
+    /**
+     * Blocks until this replica has applied the command identified by {@code token} (from any replica's
+     * {@link Acknowledgement}): read-your-writes on this replica's Redis.
+     *
+     * @throws ReplicationException {@code TIMEOUT_OUTCOME_UNKNOWN} if not applied within {@code timeout}
+     */
+    public void awaitApplied(CommandId token, Duration timeout) {
+        try {
+            watermarks.whenApplied(token).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+                    token + " not applied on " + config.replicaId() + " within " + timeout);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof ReplicationException replication ? replication
+                    : new ReplicationException(ReplicationException.Code.APPLY_FAILED, "waiting for " + token, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+                    "interrupted waiting for " + token);
+        }
+    }
+
+    /** Whether this replica has applied the command identified by {@code token}. */
+    public boolean hasApplied(CommandId token) {
+        return watermarks.hasApplied(token);
+    }
+
+    /** This replica's id (the origin of its commands). */
+    public String id() {
+        return config.replicaId();
+    }
+
+    /** Whether this replica is connected and its view holds a majority of the expected members. */
+    public boolean acceptsWrites() {
+        return refusal() == null;
+    }
+
+    /** Members in the current view (0 when not connected). */
+    public int viewSize() {
+        View current = view;
+        return current == null || status == Status.CLOSED || status == Status.FAILED ? 0 : current.size();
+    }
+
+    /** The SHA-256 digest of this replica's replicated state (see {@link RedisStateMachine#digest()}). */
+    public String stateDigest() {
+        return stateMachine.digest();
+    }
+
+    /** Leaves the cluster and stops all threads. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (status == Status.CLOSED) {
+            return;
+        }
+        status = Status.CLOSED;
+        closeChannel();
+        shutdownThreads();
+    }
+
+    private void shutdownThreads() {
+        applier.stop();
+        sender.shutdownNow();
+        control.shutdownNow();
+        watermarks.failAll(notConnected());
+        completions.shutdown();
+    }
+
+    private ReplicationException refusal() {
+        if (status != Status.CONNECTED) {
+            return notConnected();
+        }
+        int members = viewSize();
+        if (!config.isMajority(members)) {
+            return new ReplicationException(ReplicationException.Code.NO_MAJORITY, "view of " + members
+                    + " members holds no majority of the " + config.expectedMembers() + " expected");
+        }
+        return null;
+    }
+
+    private ReplicationException notConnected() {
+        return new ReplicationException(ReplicationException.Code.NOT_CONNECTED,
+                "replica " + config.replicaId() + " is " + status);
+    }
+
+    private int applyQueueSize() {
+        return applier.queued();
+    }
+
+    /** On the sender thread: number, encode, broadcast. */
+    private void send(List<Operation> operations, CompletableFuture<Acknowledgement> result) {
+        ReplicationException refusal = refusal();
+        if (refusal != null) {
+            completeExceptionally(result, refusal);
+            return;
+        }
+        Command command = new Command(new CommandId(config.replicaId(), lastSeq.incrementAndGet()), clock.millis(),
+                operations);
+        Message message = new BytesMessage(null, CommandCodec.encode(command));
+        long timeoutMillis = config.timeouts().reply().toMillis();
+        try {
+            if (config.propagation() == ReplicationConfig.Propagation.SYNC) {
+                RequestOptions options = new RequestOptions(ResponseMode.GET_ALL, phaseTimeoutMillis());
+                dispatcher.<Object>castMessageWithFuture(null, message, options)
+                        .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
+                        .whenComplete((responses, error) -> completeSync(result, command, responses, error));
+            } else {
+                CompletableFuture<Void> appliedHere = watermarks.whenApplied(command.id());
+                dispatcher.castMessage(null, message, new RequestOptions(ResponseMode.GET_NONE, timeoutMillis));
+                appliedHere.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((done, error) -> {
+                    if (error == null) {
+                        complete(result, new Acknowledgement(command.id(), 1));
+                    } else {
+                        completeExceptionally(result, outcomeUnknown(command, error));
+                    }
+                });
+            }
+        } catch (Exception e) {
+            completeExceptionally(result, status == Status.CONNECTED ? outcomeUnknown(command, e) : notConnected());
+        }
+    }
+
+    /**
+     * Phase 1 answers (GET_ALL) are in {@code responses}, or {@code error} if they did not all arrive in
+     * half the reply timeout. Members that did not answer and are still in the view are asked directly
+     * whether they applied the command (phase 2): a member that joined while the command was in flight
+     * got it inside its state snapshot, so it never answers phase 1 but does confirm in phase 2.
+     */
+    private void completeSync(CompletableFuture<Acknowledgement> result, Command command,
+                              RspList<Object> responses, Throwable error) {
+        int confirmed = 0;
+        List<Address> unconfirmed = new ArrayList<>();
+        if (error != null) {
+            if (!(unwrap(error) instanceof TimeoutException)) {
+                completeExceptionally(result, outcomeUnknown(command, error));
+                return;
+            }
+            View current = view;
+            if (current != null) {
+                unconfirmed.addAll(current.getMembers());
+            }
+        } else {
+            for (Map.Entry<Address, Rsp<Object>> entry : responses.entrySet()) {
+                Rsp<Object> response = entry.getValue();
+                if (response.hasException()) {
+                    if (entry.getKey().equals(channel.getAddress())) {
+                        completeExceptionally(result, new ReplicationException(ReplicationException.Code.APPLY_FAILED,
+                                command.id() + " could not be applied here", response.getException()));
+                        return;
+                    }
+                    // that member's Redis failed: it leaves the cluster and reloads the state when it rejoins
+                    log.warn("{} failed to apply {}: {}", entry.getKey(), command.id(), response.getException().toString());
+                } else if (response.wasReceived()) {
+                    confirmed++;
+                } else if (!response.wasSuspected() && !response.wasUnreachable()) {
+                    unconfirmed.add(entry.getKey());
+                }
+            }
+        }
+        if (unconfirmed.isEmpty()) {
+            acknowledgeIfMajority(result, command, confirmed);
+            return;
+        }
+        int confirmedFirst = confirmed;
+        confirmApplied(command.id(), unconfirmed).whenComplete((more, failure) -> {
+            if (failure != null) {
+                completeExceptionally(result, outcomeUnknown(command, failure));
+            } else {
+                acknowledgeIfMajority(result, command, confirmedFirst + more);
+            }
+        });
+    }
+
+    private void acknowledgeIfMajority(CompletableFuture<Acknowledgement> result, Command command, int confirmed) {
+        if (config.isMajority(confirmed)) {
+            complete(result, new Acknowledgement(command.id(), confirmed));
+        } else {
+            completeExceptionally(result, new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+                    command.id() + " confirmed by only " + confirmed + " of " + config.expectedMembers()
+                            + " expected members"));
+        }
+    }
+
+    /** Asks each of {@code members} whether it applied {@code id}; completes with how many did (members gone count 0). */
+    private CompletableFuture<Integer> confirmApplied(CommandId id, List<Address> members) {
+        RequestOptions options = new RequestOptions(ResponseMode.GET_FIRST, phaseTimeoutMillis());
+        List<CompletableFuture<Integer>> answers = new ArrayList<>(members.size());
+        for (Address member : members) {
+            try {
+                CompletableFuture<Object> answer = dispatcher.sendMessageWithFuture(
+                        new BytesMessage(member, CommandCodec.encodeAppliedQuery(id)), options);
+                answers.add(answer.orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS).handle((applied, failure) -> {
+                    Throwable cause = failure == null ? null : unwrap(failure);
+                    if (cause == null) {
+                        return Boolean.TRUE.equals(applied) ? 1 : 0;
+                    }
+                    if (cause instanceof SuspectedException || cause instanceof UnreachableException) {
+                        return 0;
+                    }
+                    throw new CompletionException(cause);
+                }));
+            } catch (Exception e) {
+                answers.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(done -> answers.stream().mapToInt(CompletableFuture::join).sum());
+    }
+
+    private long phaseTimeoutMillis() {
+        return Math.max(1, config.timeouts().reply().toMillis() / 2);
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private ReplicationException outcomeUnknown(Command command, Throwable cause) {
+        Throwable root = unwrap(cause);
+        if (root instanceof ReplicationException replication) {
+            return replication;
+        }
+        return new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+                command.id() + " not confirmed within " + config.timeouts().reply() + "; retry idempotently", root);
+    }
+
+    private void complete(CompletableFuture<Acknowledgement> result, Acknowledgement ack) {
+        try {
+            completions.execute(() -> result.complete(ack));
+        } catch (RejectedExecutionException e) {
+            result.complete(ack);
+        }
+    }
+
+    private void completeExceptionally(CompletableFuture<Acknowledgement> result, ReplicationException error) {
+        try {
+            completions.execute(() -> result.completeExceptionally(error));
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(error);
+        }
+    }
+
+    /** Called on the applier thread when this replica's Redis failed: leave so the others carry on. */
+    private void failed(RuntimeException cause) {
+        status = Status.FAILED;
+        watermarks.failAll(cause);
+        try {
+            control.execute(() -> {
+                synchronized (this) {
+                    closeChannel();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            log.debug("replica {} already closing", config.replicaId());
+        }
+    }
+
+    private void closeChannel() {
+        if (dispatcher != null) {
+            dispatcher.stop();
+        }
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    /**
+     * After a merge, the members outside the reference subgroup reload the state from its coordinator.
+     * The reference subgroup is the largest one; among equally large ones, the one whose coordinator
+     * sorts first (JGroups address order), so that every member reaches the same decision.
+     */
+    static View referenceSubgroup(MergeView merge) {
+        return merge.getSubgroups().stream()
+                .min(Comparator.comparingInt((View subgroup) -> -subgroup.size())
+                        .thenComparing(subgroup -> subgroup.getCoord(), Comparator.naturalOrder()))
+                .orElseThrow();
+    }
+
+    private void reloadAfterMerge(MergeView merge) {
+        View reference = referenceSubgroup(merge);
+        Address self = channel.getAddress();
+        if (reference.containsMember(self)) {
+            return;
+        }
+        Address provider = reference.getCoord();
+        log.warn("replica {} was outside the reference subgroup {} of merge {}: reloading state from {}",
+                config.replicaId(), reference, merge.getViewId(), provider);
+        try {
+            channel.getState(provider, config.timeouts().stateTransfer().toMillis());
+        } catch (Exception e) {
+            log.error("state reload after merge failed; replica leaves the cluster", e);
+            failed(new ReplicationException(ReplicationException.Code.STATE_TRANSFER_FAILED,
+                    "reload after merge failed", e));
+        }
+    }
+
+    private static ExecutorService singleThread(String name) {
+        return Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Decodes delivered commands and hands them to the applier; never blocks. */
+    private final class CommandHandler implements RequestHandler {
+        @Override
+        public Object handle(Message message) {
+            applier.deliver(CommandCodec.decode(message.getArray()), null);
+            return null;
+        }
+
+        @Override
+        public void handle(Message message, Response response) {
+            byte[] payload = message.getArray();
+            if (CommandCodec.isAppliedQuery(payload)) {
+                watermarks.whenApplied(CommandCodec.decodeAppliedQuery(payload))
+                        .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
+                        .whenComplete((applied, failure) -> response.send(failure == null, false));
+            } else {
+                applier.deliver(CommandCodec.decode(payload), response);
+            }
+        }
+    }
+
+    /** Views and state transfer. */
+    private final class MembershipReceiver implements Receiver {
+        @Override
+        public void viewAccepted(View newView) {
+            view = newView;
+            log.info("replica {} view {}", config.replicaId(), newView);
+            if (newView instanceof MergeView merge && status == Status.CONNECTED) {
+                try {
+                    control.execute(() -> reloadAfterMerge(merge));
+                } catch (RejectedExecutionException e) {
+                    log.debug("replica {} closing, merge ignored", config.replicaId());
+                }
+            }
+        }
+
+        @Override
+        public void getState(OutputStream output) throws Exception {
+            applier.whilePaused(config.timeouts().stateTransfer(), () -> stateMachine.writeSnapshot(output));
+        }
+
+        @Override
+        public void setState(InputStream input) throws Exception {
+            applier.whilePaused(config.timeouts().stateTransfer(), () -> {
+                stateMachine.restore(input);
+                Map<String, Long> applied = stateMachine.appliedSeqs();
+                watermarks.advanceAll(applied);
+                lastSeq.accumulateAndGet(applied.getOrDefault(config.replicaId(), 0L), Math::max);
+            });
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package eu.vpki.common.replication;
+
+import java.util.List;
+
+/**
+ * The Redis keys a replica group owns: every key under one of {@code prefixes}, plus the table of the
+ * last applied sequence number per origin. State transfer ships exactly these keys; nothing else in the
+ * replica's Redis is touched. Only the replication library may write under these prefixes.
+ *
+ * @param prefixes        non-overlapping key prefixes, e.g. {@code ea:station:}, {@code ea:ec:}
+ * @param appliedTableKey the hash {@code origin -> last applied seq}; outside every prefix
+ */
+public record ReplicatedKeyspace(List<String> prefixes, String appliedTableKey) {
+
+    public static final String DEFAULT_APPLIED_TABLE_KEY = "vpki:replication:applied";
+
+    public ReplicatedKeyspace {
+        prefixes = List.copyOf(prefixes);
+        if (prefixes.isEmpty()) {
+            throw new IllegalArgumentException("at least one key prefix");
+        }
+        for (String prefix : prefixes) {
+            if (prefix.isEmpty()) {
+                throw new IllegalArgumentException("key prefixes must be non-empty");
+            }
+            for (String other : prefixes) {
+                if (prefix != other && other.startsWith(prefix)) {
+                    throw new IllegalArgumentException("key prefixes overlap: " + prefix + " and " + other);
+                }
+            }
+        }
+        if (appliedTableKey == null || appliedTableKey.isEmpty()) {
+            throw new IllegalArgumentException("applied-table key must be non-empty");
+        }
+        for (String prefix : prefixes) {
+            if (appliedTableKey.startsWith(prefix)) {
+                throw new IllegalArgumentException("applied-table key " + appliedTableKey + " lies under " + prefix);
+            }
+        }
+    }
+
+    /** The keyspace of {@code prefixes} with the default applied-table key. */
+    public static ReplicatedKeyspace of(String... prefixes) {
+        return new ReplicatedKeyspace(List.of(prefixes), DEFAULT_APPLIED_TABLE_KEY);
+    }
+
+    public boolean isManaged(String key) {
+        for (String prefix : prefixes) {
+            if (key.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The SCAN MATCH pattern for {@code prefix}, with glob characters escaped. */
+    static String scanPattern(String prefix) {
+        StringBuilder pattern = new StringBuilder(prefix.length() + 2);
+        for (char c : prefix.toCharArray()) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                pattern.append('\\');
+            }
+            pattern.append(c);
+        }
+        return pattern.append('*').toString();
+    }
+}
