@@ -4,6 +4,7 @@ import eu.vpki.common.etsi.crypto.EtsiCurve;
 import org.bouncycastle.asn1.x9.ECNamedCurveTable;
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.crypto.generators.ECKeyPairGenerator;
 import org.bouncycastle.crypto.params.ECDomainParameters;
 import org.bouncycastle.crypto.params.ECKeyGenerationParameters;
@@ -19,8 +20,16 @@ final class RawBc {
     private RawBc() {
     }
 
+    /**
+     * The curve as BouncyCastle's own JCA provider sets it up: the special-form implementation of
+     * {@link CustomNamedCurves} where BouncyCastle has one (secp256r1; none for the brainpool
+     * curves), else the generic one of {@link ECNamedCurveTable}.
+     */
     static ECDomainParameters domain(EtsiCurve curve) {
-        X9ECParameters x9 = ECNamedCurveTable.getByName(curve.curveName());
+        X9ECParameters x9 = CustomNamedCurves.getByName(curve.curveName());
+        if (x9 == null) {
+            x9 = ECNamedCurveTable.getByName(curve.curveName());
+        }
         return new ECNamedDomainParameters(ECNamedCurveTable.getOID(curve.curveName()), x9);
     }
 
