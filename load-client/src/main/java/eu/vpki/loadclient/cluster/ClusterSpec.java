@@ -50,7 +50,7 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
         return eaReplicas + operatorReplicas;
     }
 
-    String describe() {
+    public String describe() {
         return eaReplicas + " EA replicas + " + operatorReplicas + " Operator, " + aas + " AAs, " + order + " + " + propagation;
     }
 }
