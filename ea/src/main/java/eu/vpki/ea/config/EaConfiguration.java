@@ -16,6 +16,7 @@ import eu.vpki.ea.core.EnrolmentService;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,7 +37,9 @@ import java.util.Optional;
 public class EaConfiguration {
     private static final Logger log = LoggerFactory.getLogger(EaConfiguration.class);
 
+    /** The system clock, unless a test (or an embedding) registered another one. */
     @Bean
+    @ConditionalOnMissingBean(Clock.class)
     Clock clock() {
         return Clock.systemUTC();
     }
