@@ -161,7 +161,7 @@ class OperatorApiTest {
         HttpResponse<String> r = send("GET", "/operator/v1/stations", "token-1", "12345@another-replica", null);
         assertThat(r.statusCode()).isEqualTo(503);
         assertThat(r.headers().firstValue("Retry-After")).contains("1");
-        assertThat(json(r).get("code").asInt()).isEqualTo(604);
+        assertThat(json(r).get("code").asInt()).isEqualTo(702);
     }
 
     static String station(String id, String curve) {
