@@ -1,5 +1,6 @@
 package eu.vpki.ea.config;
 
+import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
@@ -33,7 +34,7 @@ import java.util.Optional;
 /** Reads the configuration and wires the EA core: the only place that knows both. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({EaProperties.class, KeystoreProperties.class, RcaProperties.class, ReplicationProperties.class,
-        RedisProperties.class})
+        RedisProperties.class, DcProperties.class})
 public class EaConfiguration {
     private static final Logger log = LoggerFactory.getLogger(EaConfiguration.class);
 
@@ -82,16 +83,24 @@ public class EaConfiguration {
         return new EaIdentity(certificate, new SoftwareSigner(signing, random), encryption);
     }
 
+    /**
+     * The AAs of the current CTL: from the DCs ({@code vpki.dc.urls}, via TrustListClient) when set,
+     * else from a CTL file ({@code vpki.ea.ctl-file}); both need {@code vpki.rca.certificate-file}.
+     */
     @Bean
-    AuthorizationAuthorityDirectory authorizationAuthorities(EaProperties ea, RcaProperties rca) {
-        if (ea.ctlFile() == null) {
-            log.warn("vpki.ea.ctl-file is not set: no AA is trusted, every authorization validation is refused");
+    AuthorizationAuthorityDirectory authorizationAuthorities(EaProperties ea, RcaProperties rca, DcProperties dc, Clock clock) {
+        if (dc.urls().isEmpty() && ea.ctlFile() == null) {
+            log.warn("neither vpki.dc.urls nor vpki.ea.ctl-file is set: no AA is trusted, every authorization validation is refused");
             return id -> Optional.empty();
         }
         if (rca.certificateFile() == null) {
-            throw new IllegalStateException("vpki.ea.ctl-file needs vpki.rca.certificate-file to verify the CTL");
+            throw new IllegalStateException("vpki.dc.urls / vpki.ea.ctl-file need vpki.rca.certificate-file to verify the CTL");
         }
         EtsiCertificate root = EtsiCertificate.decode(read(rca.certificateFile(), "vpki.rca.certificate-file"));
+        if (!dc.urls().isEmpty()) {
+            return new TrustListDirectory(new TrustListClient(dc.urls(), root, TrustListClient.Options.defaults()), clock,
+                    dc.refreshInterval());
+        }
         return new CtlFileDirectory(ea.ctlFile(), root);
     }
 
