@@ -105,6 +105,16 @@ public enum ErrorCode {
     UNAUTHENTICATED(600, "missing or invalid credentials",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
     API_DISABLED(601, "this API is disabled by configuration",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+
+    // 7xx: fleet administration (Operator REST) and the replicated fleet state
+    DUPLICATE_ID(700, "an identifier is already registered or given twice",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    INVALID_STATE_TRANSITION(701, "the record's status does not allow this change",
+            Enrolment.BADITSSTATUS, Authorization.DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
+    VERSION_NOT_YET_APPLIED(702, "this replica has not applied the presented version yet",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    REPLICATION_UNAVAILABLE(703, "the write could not be replicated (no majority or outcome unknown)",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST);
 
     private final int code;

@@ -1,0 +1,215 @@
+package eu.vpki.ea;
+
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
+import eu.vpki.common.etsi.ts102941.CtlEntry;
+import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.ts102941.RcaCtl;
+import eu.vpki.common.etsi.ts102941.TrustLists;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.replication.Replica;
+import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.ea.testing.SimulatedAa;
+import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.ea.testing.TestReplicas;
+import eu.vpki.operator.OperatorApplication;
+import eu.vpki.operator.core.OperatorCredentials;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The real services over real HTTP: an Operator replica and an EA replica (Spring Boot, each with its
+ * own Redis, one JGroups cluster in FIFO + SYNC). A station is registered through the Operator REST
+ * API, enrols at the EA's enrolment endpoint, and an AA validates its EC at the EA's validation
+ * endpoint; suspension through the Operator takes effect at the EA.
+ */
+class EaOperatorHttpTest {
+    private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+    private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    static Path dir;
+    static RedisFixture eaRedis;
+    static RedisFixture operatorRedis;
+    static ConfigurableApplicationContext operator;
+    static ConfigurableApplicationContext ea;
+    static String operatorUrl;
+    static String eaUrl;
+
+    @BeforeAll
+    static void start() throws IOException {
+        eaRedis = RedisFixture.start();
+        operatorRedis = RedisFixture.start();
+        Path keystore = dir.resolve("ea.p12");
+        Path password = Files.writeString(dir.resolve("password"), "changeit\n");
+        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(keystore, "changeit".toCharArray());
+        store.put("ea-signing", PKI.eaKey, TestPki.RANDOM);
+        store.put("ea-encryption", PKI.eaEncKey, TestPki.RANDOM);
+        Path eaCert = Files.write(dir.resolve("ea.cert"), PKI.ea.encoded());
+        Path rcaCert = Files.write(dir.resolve("rca.cert"), PKI.root.encoded());
+        Path ctl = Files.write(dir.resolve("ctl.oer"), TrustLists.signCtl(new RcaCtl(true, 1, TestPki.NOW.plus(Duration.ofDays(7)),
+                List.of(new CtlEntry.Ea(PKI.ea, "http://127.0.0.1/ea/enrolment", "http://127.0.0.1/ea/authorization-validation"),
+                        new CtlEntry.Aa(PKI.aa, "http://127.0.0.1/aa/")), List.of()), TestPki.NOW, PKI.rootSigner(), PKI.root));
+        Path credentials = Files.write(dir.resolve("operators"), List.of("op-1:" + OperatorCredentials.hashOf("token-1")));
+        int opPort = TestReplicas.freePort();
+        int eaPort = TestReplicas.freePort();
+        String hosts = "127.0.0.1[" + opPort + "],127.0.0.1[" + eaPort + "]";
+        Map<String, Object> common = Map.of("server.port", "0", "server.address", "127.0.0.1",
+                "vpki.replication.cluster-name", "http-" + opPort, "vpki.replication.order", "FIFO",
+                "vpki.replication.propagation", "SYNC", "vpki.replication.expected-members", "2",
+                "vpki.replication.initial-hosts", hosts, "vpki.replication.join-timeout", "500ms",
+                "management.endpoints.web.exposure.include", "health,prometheus");
+        // command-line arguments: they take precedence over the application.properties on the class path
+        operator = new SpringApplicationBuilder(OperatorApplication.class).run(args(common, Map.of(
+                "spring.application.name", "vpki-operator", "vpki.replication.replica-id", "operator-0",
+                "vpki.replication.bind-port", opPort, "vpki.redis.url", operatorRedis.url(),
+                "vpki.operator.credentials-file", credentials.toString())));
+        ea = new SpringApplicationBuilder(EaApplication.class)
+                .initializers(context -> context.getBeanFactory().registerSingleton("testClock", CLOCK)).run(args(common, Map.of(
+                "spring.application.name", "vpki-ea", "vpki.replication.replica-id", "ea-0",
+                "vpki.replication.bind-port", eaPort, "vpki.redis.url", eaRedis.url(),
+                "vpki.keystore.path", keystore.toString(), "vpki.keystore.password-file", password.toString(),
+                "vpki.ea.certificate-file", eaCert.toString(), "vpki.rca.certificate-file", rcaCert.toString(),
+                "vpki.ea.ctl-file", ctl.toString())));
+        operatorUrl = "http://127.0.0.1:" + operator.getEnvironment().getProperty("local.server.port");
+        eaUrl = "http://127.0.0.1:" + ea.getEnvironment().getProperty("local.server.port");
+        await().atMost(Duration.ofSeconds(30)).until(() -> ea.getBean(Replica.class).viewSize() == 2);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (ea != null) {
+            ea.close();
+        }
+        if (operator != null) {
+            operator.close();
+        }
+        eaRedis.stop();
+        operatorRedis.stop();
+    }
+
+    @Test
+    void registerEnrolValidateSuspend_overTheRealEndpoints() {
+        SimulatedStation station = new SimulatedStation("HTTP-1", EtsiCurve.BRAINPOOL_P256R1);
+        HttpResponse<byte[]> registered = post(operatorUrl + "/operator/v1/stations", "application/json",
+                ("{\"stations\":[{\"canonicalId\":\"HTTP-1\",\"curve\":\"brainpoolP256r1\",\"publicKey\":\"" + station.publicKeyHex()
+                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes());
+        assertThat(registered.statusCode()).isEqualTo(201);
+
+        OutgoingRequest enrolment = station.initialRequest(PKI.ea, CLOCK.instant());
+        HttpResponse<byte[]> enrolled = post(eaUrl + "/ea/enrolment", "application/x-its-request", enrolment.body());
+        assertThat(enrolled.statusCode()).isEqualTo(200);
+        assertThat(enrolled.headers().firstValue("Content-Type")).contains("application/x-its-response");
+        assertThat(station.readResponse(enrolled.body(), enrolment, PKI.ea).ok()).isTrue();
+
+        SimulatedAa aa = new SimulatedAa(PKI);
+        OutgoingRequest validation = aa.forward(station.atRequest(PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)), true,
+                CLOCK.instant()), PKI.ea, CLOCK.instant());
+        HttpResponse<byte[]> validated = post(eaUrl + "/ea/authorization-validation", "application/x-its-request", validation.body());
+        assertThat(validated.statusCode()).isEqualTo(200);
+        assertThat(aa.read(validated.body(), validation, PKI.ea).confirmed().orElseThrow().appPermissions())
+                .containsExactly(SimulatedStation.CAM_DENM.get(0));
+
+        // permission escalation (DENM was not permitted)
+        OutgoingRequest greedy = aa.forward(station.atRequest(PKI.ea, PKI.aa, SimulatedStation.CAM_DENM, true, CLOCK.instant()),
+                PKI.ea, CLOCK.instant());
+        assertThat(aa.read(post(eaUrl + "/ea/authorization-validation", "application/x-its-request", greedy.body()).body(), greedy, PKI.ea)
+                .responseCode()).isEqualTo(EtsiCodes.Validation.DENIEDPERMISSIONS);
+
+        HttpResponse<byte[]> suspended = post(operatorUrl + "/operator/v1/stations/HTTP-1/suspend", "application/json", new byte[0]);
+        assertThat(suspended.statusCode()).isEqualTo(200);
+        OutgoingRequest after = aa.forward(station.atRequest(PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)), true,
+                CLOCK.instant()), PKI.ea, CLOCK.instant());
+        assertThat(aa.read(post(eaUrl + "/ea/authorization-validation", "application/x-its-request", after.body()).body(), after, PKI.ea)
+                .responseCode()).isEqualTo(EtsiCodes.Validation.DENIEDPERMISSIONS);
+        OutgoingRequest reEnrolment = station.reEnrolmentRequest(PKI.ea, CLOCK.instant());
+        assertThat(station.readResponse(post(eaUrl + "/ea/enrolment", "application/x-its-request", reEnrolment.body()).body(),
+                reEnrolment, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.BADITSSTATUS);
+
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                ea.getBean(Replica.class).stateDigest().equals(operator.getBean(Replica.class).stateDigest()));
+    }
+
+    @Test
+    void badInputAtTheEaEndpoints_getTheRightAnswerAndChangeNothing() {
+        String before = ea.getBean(Replica.class).stateDigest();
+
+        HttpResponse<byte[]> garbage = post(eaUrl + "/ea/enrolment", "application/x-its-request", new byte[]{0x03, (byte) 0x81, 0x00});
+        assertThat(garbage.statusCode()).isEqualTo(400);
+        assertThat(garbage.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        assertThat(new String(garbage.body())).contains("\"code\":100");
+        assertThat(post(eaUrl + "/ea/authorization-validation", "application/x-its-request", new byte[10]).statusCode()).isEqualTo(400);
+        assertThat(post(eaUrl + "/ea/enrolment", "application/json", "{}".getBytes()).statusCode()).isEqualTo(415);
+        assertThat(post(eaUrl + "/ea/enrolment", "application/x-its-request", new byte[70_000]).statusCode()).isEqualTo(413);
+
+        SimulatedStation unknown = new SimulatedStation("HTTP-UNKNOWN", EtsiCurve.NIST_P256);
+        OutgoingRequest request = unknown.initialRequest(PKI.ea, CLOCK.instant());
+        HttpResponse<byte[]> refused = post(eaUrl + "/ea/enrolment", "application/x-its-request", request.body());
+        assertThat(refused.statusCode()).isEqualTo(200);
+        assertThat(unknown.readResponse(refused.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.UNKNOWNITS);
+        HttpResponse<byte[]> replayed = post(eaUrl + "/ea/enrolment", "application/x-its-request", request.body());
+        assertThat(unknown.readResponse(replayed.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.DENIEDREQUEST);
+
+        TestPki otherPki = new TestPki(EtsiCurve.NIST_P256);
+        SimulatedStation stranger = new SimulatedStation("HTTP-STRANGER", EtsiCurve.NIST_P256);
+        OutgoingRequest strangerAt;
+        // an EC of this EA is needed to build the request; an AA outside the CTL forwards it
+        SimulatedStation registered = new SimulatedStation("HTTP-2", EtsiCurve.NIST_P256);
+        assertThat(post(operatorUrl + "/operator/v1/stations", "application/json",
+                ("{\"stations\":[{\"canonicalId\":\"HTTP-2\",\"curve\":\"nistP256\",\"publicKey\":\"" + registered.publicKeyHex()
+                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes())
+                .statusCode()).isEqualTo(201);
+        OutgoingRequest enrolment = registered.initialRequest(PKI.ea, CLOCK.instant());
+        assertThat(registered.readResponse(post(eaUrl + "/ea/enrolment", "application/x-its-request", enrolment.body()).body(),
+                enrolment, PKI.ea).ok()).isTrue();
+        strangerAt = registered.atRequest(PKI.ea, otherPki.aa, List.of(SimulatedStation.CAM_DENM.get(0)), true, CLOCK.instant());
+        SimulatedAa outsider = new SimulatedAa(otherPki);
+        OutgoingRequest fromOutsider = outsider.forward(strangerAt, PKI.ea, CLOCK.instant());
+        assertThat(outsider.read(post(eaUrl + "/ea/authorization-validation", "application/x-its-request", fromOutsider.body()).body(),
+                fromOutsider, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Validation.INVALIDAA);
+        assertThat(stranger.ec()).isNull();
+        assertThat(ea.getBean(Replica.class).stateDigest()).as("only the registration and enrolment of HTTP-2 changed state")
+                .isNotEqualTo(before);
+    }
+
+    private static String[] args(Map<String, Object> common, Map<String, Object> own) {
+        return java.util.stream.Stream.concat(common.entrySet().stream(), own.entrySet().stream())
+                .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+    }
+
+    private static HttpResponse<byte[]> post(String url, String contentType, byte[] body) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", contentType)
+                .header("Authorization", "Bearer token-1").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

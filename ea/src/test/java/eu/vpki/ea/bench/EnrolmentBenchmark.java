@@ -1,0 +1,220 @@
+package eu.vpki.ea.bench;
+
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.replication.ReplicationConfig;
+import eu.vpki.common.replication.ReplicationConfig.Order;
+import eu.vpki.common.replication.ReplicationConfig.Propagation;
+import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.ea.testing.ClusterMember;
+import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.ea.testing.TestReplicas;
+import eu.vpki.operator.core.Inputs;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Drives enrolments against three in-process EA replicas (real JGroups over loopback TCP, one real
+ * redis-server each) and reports EC/s and latency. Station-side work (key generation, signing,
+ * ECIES) is done before the timed phase, so only the EA is measured; responses are decrypted and
+ * checked after it. Not a test: run it by hand (see docs/benchmarks.md).
+ *
+ * <p>Arguments: {@code [requests per mode, default 6000] [client threads, default 4]}.
+ */
+public final class EnrolmentBenchmark {
+    private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+    private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
+
+    private EnrolmentBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int requests = args.length > 0 ? Integer.parseInt(args[0]) : 6_000;
+        int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        System.out.printf("cores %d, requests %d, client threads %d%n", Runtime.getRuntime().availableProcessors(), requests, threads);
+        List<RedisFixture> redis = List.of(RedisFixture.start(), RedisFixture.start(), RedisFixture.start());
+        try {
+            run(Order.FIFO, Propagation.ASYNC, redis, requests, threads);
+            run(Order.TOTAL, Propagation.SYNC, redis, requests, threads);
+            ceiling(requests, threads); // last: same JIT state as the replicated runs
+            ceiling(requests, 1);
+        } finally {
+            redis.forEach(RedisFixture::stop);
+        }
+    }
+
+    private static void run(Order order, Propagation propagation, List<RedisFixture> redis, int requests, int threads) throws Exception {
+        redis.forEach(RedisFixture::flushAll);
+        List<Integer> ports = List.of(TestReplicas.freePort(), TestReplicas.freePort(), TestReplicas.freePort());
+        List<ClusterMember> members = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ReplicationConfig config = TestReplicas.config("bench-" + ports.get(0), "ea-" + i, i, ports, 3, order, propagation);
+            members.add(new ClusterMember(config, redis.get(i), PKI, CLOCK).connect());
+        }
+        try {
+            while (members.stream().anyMatch(m -> m.replica.viewSize() != 3)) {
+                Thread.onSpinWait();
+            }
+            // stations: registered in batches of 1000 through the first replica
+            List<SimulatedStation> stations = new ArrayList<>(requests);
+            for (int i = 0; i < requests; i++) {
+                stations.add(new SimulatedStation("B-" + order + "-" + i, EtsiCurve.NIST_P256));
+            }
+            String token = null;
+            for (int from = 0; from < requests; from += 1_000) {
+                List<Inputs.Station> batch = stations.subList(from, Math.min(requests, from + 1_000)).stream()
+                        .map(s -> new Inputs.Station(s.canonicalId, "nistP256", s.publicKeyHex(),
+                                List.of(new Inputs.Permission(36L, "bitmap", "01fffc")), "P365D", null)).toList();
+                token = members.get(0).registration.register("op-bench", new Inputs.Batch(batch)).version();
+            }
+            for (ClusterMember m : members) {
+                m.replica.awaitApplied(eu.vpki.common.replication.CommandId.parse(token), Duration.ofSeconds(60));
+            }
+            List<OutgoingRequest> prepared = prepare(stations, threads);
+
+            // warm-up: 10 % of the requests, not measured
+            int warm = requests / 10;
+            drive(members, prepared.subList(0, warm), threads);
+            // saturation: all client threads
+            long[] sat = new long[requests - warm - 200];
+            long start = System.nanoTime();
+            byte[][] responses = drive(members, prepared.subList(warm, warm + sat.length), threads, sat);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            // below saturation: one client, one request at a time
+            long[] single = new long[200];
+            drive(members, prepared.subList(warm + sat.length, requests), 1, single);
+
+            int ok = 0;
+            for (int i = 0; i < responses.length; i++) {
+                SimulatedStation s = stations.get(warm + i);
+                if (s.readResponse(responses[i], prepared.get(warm + i), PKI.ea).ok()) {
+                    ok++;
+                }
+            }
+            String digest = members.get(0).replica.stateDigest();
+            boolean converged = waitConverged(members, digest);
+            System.out.printf("%s + %s: %d EC in %.2f s = %.0f EC/s (%d threads), ok %d/%d, p50 %.2f ms, p99 %.2f ms;"
+                            + " single client p50 %.2f ms, p99 %.2f ms; replicas converged: %s%n",
+                    order, propagation, sat.length, seconds, sat.length / seconds, threads, ok, sat.length,
+                    percentile(sat, 50), percentile(sat, 99), percentile(single, 50), percentile(single, 99), converged);
+        } finally {
+            members.forEach(ClusterMember::close);
+        }
+    }
+
+    /**
+     * The crypto-only ceiling in the same run (same machine load): per request what the EA computes
+     * (decrypt, parse with proof of possession, canonical-key signature, issue with re-decode and
+     * checks, signed and encrypted response), without Redis or replication.
+     */
+    private static void ceiling(int requests, int threads) throws Exception {
+        List<SimulatedStation> stations = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            stations.add(new SimulatedStation("C-" + i, EtsiCurve.NIST_P256));
+        }
+        List<OutgoingRequest> prepared = prepare(stations, threads);
+        var identity = new eu.vpki.common.etsi.ts103097.DecryptionIdentity(PKI.eaEncKey, PKI.ea.hashedId8(), PKI.ea.sha256());
+        var encryption = new eu.vpki.common.etsi.ts103097.DataEncryption(new java.security.SecureRandom());
+        var signer = PKI.eaSigner();
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long start = System.nanoTime();
+        List<Future<?>> clients = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            clients.add(pool.submit(() -> {
+                for (int i = next.getAndIncrement(); i < requests; i = next.getAndIncrement()) {
+                    var decrypted = eu.vpki.common.etsi.ts102941.DecryptedRequest.decrypt(prepared.get(i).body(), identity, encryption);
+                    var received = eu.vpki.common.etsi.ts102941.EnrolmentMessages.parseRequest(decrypted);
+                    received.outerSignature().requireSelfSignedBy(stations.get(i).canonicalKey.publicKey(),
+                            eu.vpki.common.error.ErrorCode.CANONICAL_KEY_MISMATCH);
+                    var ec = eu.vpki.common.etsi.ts103097.CertificateIssuer.issue(
+                            eu.vpki.common.etsi.ts103097.CertificateProfiles.enrolmentCredential(
+                                    eu.vpki.common.etsi.ts103097.Validity.of(CLOCK.instant(), eu.vpki.common.etsi.ts103097.Validity.Unit.HOURS, 24),
+                                    received.request().verificationKey(), null, null), PKI.ea, signer);
+                    eu.vpki.common.etsi.ts102941.EnrolmentMessages.response(decrypted, 0, ec, signer, PKI.ea, CLOCK.instant(), encryption);
+                }
+            }));
+        }
+        for (Future<?> c : clients) {
+            c.get();
+        }
+        pool.shutdown();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("crypto-only ceiling: %d EC in %.2f s = %.0f EC/s (%d threads, no Redis, no replication)%n",
+                requests, seconds, requests / seconds, threads);
+    }
+
+    private static boolean waitConverged(List<ClusterMember> members, String ignored) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (members.stream().map(m -> m.replica.stateDigest()).distinct().count() == 1) {
+                return true;
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
+    private static List<OutgoingRequest> prepare(List<SimulatedStation> stations, int threads) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(2, threads));
+        try {
+            List<Future<OutgoingRequest>> futures = new ArrayList<>();
+            for (SimulatedStation s : stations) {
+                futures.add(pool.submit(() -> s.initialRequest(PKI.ea, CLOCK.instant())));
+            }
+            List<OutgoingRequest> out = new ArrayList<>(futures.size());
+            for (Future<OutgoingRequest> f : futures) {
+                out.add(f.get());
+            }
+            return out;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static void drive(List<ClusterMember> members, List<OutgoingRequest> requests, int threads) throws Exception {
+        drive(members, requests, threads, new long[requests.size()]);
+    }
+
+    /** Sends each request to replica i % 3 from {@code threads} closed-loop clients; latencies in nanoseconds. */
+    private static byte[][] drive(List<ClusterMember> members, List<OutgoingRequest> requests, int threads, long[] latencies)
+            throws Exception {
+        byte[][] responses = new byte[requests.size()][];
+        AtomicInteger next = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> clients = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                clients.add(pool.submit(() -> {
+                    for (int i = next.getAndIncrement(); i < requests.size(); i = next.getAndIncrement()) {
+                        long t0 = System.nanoTime();
+                        responses[i] = members.get(i % 3).enrolment.enrol(requests.get(i).body());
+                        latencies[i] = System.nanoTime() - t0;
+                    }
+                }));
+            }
+            for (Future<?> c : clients) {
+                c.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        return responses;
+    }
+
+    private static double percentile(long[] nanos, int p) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)] / 1e6;
+    }
+}

@@ -1,0 +1,70 @@
+package eu.vpki.ea.testing;
+
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.fleet.FleetKeys;
+import eu.vpki.common.fleet.FleetState;
+import eu.vpki.common.fleet.VersionClock;
+import eu.vpki.common.replication.Replica;
+import eu.vpki.common.replication.ReplicationConfig;
+import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.ea.core.AuthorizationValidationService;
+import eu.vpki.ea.core.EaIdentity;
+import eu.vpki.ea.core.EaSettings;
+import eu.vpki.ea.core.EnrolmentService;
+import eu.vpki.operator.core.FleetRegistration;
+import eu.vpki.operator.core.OperatorSettings;
+import eu.vpki.operator.core.ReadYourWrites;
+import eu.vpki.operator.core.StationAdministration;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import redis.clients.jedis.JedisPool;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One replica of the cluster tests: its own Redis, a real JGroups replica, and on top of it both an
+ * EA core and an Operator core (in a deployment they are separate processes, each with its own
+ * replica and Redis; here they share one member to keep three members per test on two cores).
+ */
+public final class ClusterMember implements AutoCloseable {
+    public final String id;
+    public final JedisPool pool;
+    public final Replica replica;
+    public final FleetState fleet;
+    public final EnrolmentService enrolment;
+    public final AuthorizationValidationService validation;
+    public final FleetRegistration registration;
+    public final StationAdministration administration;
+    public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    public ClusterMember(ReplicationConfig config, RedisFixture redis, TestPki pki, Clock clock) {
+        this.id = config.replicaId();
+        this.pool = redis.newPool();
+        this.replica = new Replica(config, FleetKeys.KEYSPACE, pool, clock, registry);
+        this.fleet = new FleetState(pool);
+        SecureRandom random = new SecureRandom();
+        EaIdentity identity = new EaIdentity(pki.ea, pki.eaSigner(), pki.eaEncKey);
+        this.enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, registry);
+        this.validation = new AuthorizationValidationService(identity, fleet,
+                aa -> Optional.ofNullable(Map.of(pki.aa.hashedId8(), pki.aa).get(aa)), clock, random, registry);
+        OperatorSettings settings = new OperatorSettings(1_000, Duration.ofSeconds(5), Duration.ofSeconds(10));
+        ReadYourWrites rw = new ReadYourWrites(replica, settings);
+        VersionClock versions = new VersionClock(clock);
+        this.registration = new FleetRegistration(fleet, rw, versions, settings);
+        this.administration = new StationAdministration(fleet, rw, versions);
+    }
+
+    public ClusterMember connect() {
+        replica.connect();
+        return this;
+    }
+
+    @Override
+    public void close() {
+        replica.close();
+        pool.close();
+    }
+}
