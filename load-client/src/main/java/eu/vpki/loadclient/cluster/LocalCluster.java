@@ -275,6 +275,7 @@ public final class LocalCluster implements AutoCloseable {
         endpoints.eaReplicas().forEach(u -> eas.add(u.toString()));
         var aas = n.putArray("aas");
         endpoints.aas().forEach(u -> aas.add(u.toString()));
+        n.put("launcherPid", ProcessHandle.current().pid());
         var pids = n.putArray("pids");
         services.forEach(s -> pids.add(s.pid()));
         redis.forEach(r -> pids.add(r.pid()));
@@ -288,6 +289,17 @@ public final class LocalCluster implements AutoCloseable {
             return 0;
         }
         JsonNode n = JSON.readTree(read(state));
+        // the launcher's shutdown hook stops its services gracefully; whatever is left is ended below
+        if (n.has("launcherPid") && n.get("launcherPid").asLong() != ProcessHandle.current().pid()) {
+            ProcessHandle.of(n.get("launcherPid").asLong()).ifPresent(launcher -> {
+                launcher.destroy();
+                try {
+                    launcher.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    launcher.destroyForcibly();
+                }
+            });
+        }
         List<ProcessHandle> handles = new ArrayList<>();
         n.get("pids").forEach(p -> ProcessHandle.of(p.asLong()).ifPresent(handles::add));
         handles.forEach(ProcessHandle::destroy);
@@ -299,11 +311,11 @@ public final class LocalCluster implements AutoCloseable {
             }
         }
         try {
-            Files.delete(state);
+            Files.deleteIfExists(state);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return handles.size();
+        return n.get("pids").size();
     }
 
     @Override
