@@ -3,12 +3,11 @@ package eu.vpki.loadclient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/**
- * Entry point of the load client: simulated OBUs that speak TS 102 941 to the PKI.
- * The commands (register, enrol, fetch, sweep) arrive with TODO(#6).
- */
+/** Entry point of {@code vpki-load}: simulated OBUs that speak TS 102 941 to the PKI, measured. */
 @Command(name = "vpki-load", mixinStandardHelpOptions = true, version = "vpki-load 0.1.0",
-        description = "Simulated ITS stations that enrol and fetch pseudonym certificates, measured.")
+        description = "Simulated ITS stations that enrol and fetch pseudonym certificates (ATs), measured.",
+        subcommands = {DemoCommand.class, ClusterCommand.class, RegisterCommand.class, EnrolCommand.class, FetchCommand.class,
+                SweepCommand.class})
 public final class LoadClient implements Runnable {
 
     @Override

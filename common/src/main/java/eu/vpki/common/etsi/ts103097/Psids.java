@@ -1,5 +1,9 @@
 package eu.vpki.common.etsi.ts103097;
 
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
+
+import java.util.List;
 import java.util.Set;
 
 /** ITS-AIDs (PSIDs) this PKI knows, from ETSI TS 102 965 and TS 103 097. */
@@ -33,5 +37,18 @@ public final class Psids {
 
     public static boolean knownForAuthorizationTickets(long psid) {
         return AUTHORIZATION_TICKET_PSIDS.contains(psid);
+    }
+
+    /**
+     * Refuses permissions naming a PSID this PKI does not issue ATs for.
+     *
+     * @throws PkiException {@link ErrorCode#UNKNOWN_PSID} naming the first unknown PSID
+     */
+    public static void requireKnownForAuthorizationTickets(List<PsidSsp> permissions) {
+        for (PsidSsp p : permissions) {
+            if (!knownForAuthorizationTickets(p.psid())) {
+                throw new PkiException(ErrorCode.UNKNOWN_PSID, "PSID " + p.psid() + " is not issued in Authorization Tickets");
+            }
+        }
     }
 }

@@ -1,0 +1,91 @@
+package eu.vpki.loadclient;
+
+import eu.vpki.loadclient.cluster.ClusterSpec;
+import eu.vpki.loadclient.cluster.LocalCluster;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** Starts (until Ctrl-C) or stops a local cluster. */
+@Command(name = "cluster", mixinStandardHelpOptions = true, description = "Start or stop a local PKI cluster.",
+        subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class})
+final class ClusterCommand implements Runnable {
+    @Override
+    public void run() {
+        picocli.CommandLine.usage(this, System.out);
+    }
+
+    /** The shape of a local cluster. */
+    static final class ClusterOptions {
+        @Option(names = "--project-dir", defaultValue = ".", description = "checkout with the built service jars (default ${DEFAULT-VALUE})")
+        Path projectDir;
+        @Option(names = "--work-dir", defaultValue = "run/cluster", description = "state, keys and logs (default ${DEFAULT-VALUE})")
+        Path workDir;
+        @Option(names = "--ea-replicas", defaultValue = "3", description = "EA replicas (default ${DEFAULT-VALUE})")
+        int eaReplicas;
+        @Option(names = "--operators", defaultValue = "1", description = "Operator replicas (default ${DEFAULT-VALUE})")
+        int operators;
+        @Option(names = "--aas", defaultValue = "2", description = "AA processes (default ${DEFAULT-VALUE})")
+        int aas;
+        @Option(names = "--order", defaultValue = "FIFO", description = "replication order TOTAL or FIFO (default ${DEFAULT-VALUE})")
+        String order;
+        @Option(names = "--propagation", defaultValue = "ASYNC", description = "replication propagation SYNC or ASYNC (default ${DEFAULT-VALUE})")
+        String propagation;
+        @Option(names = "--base-port", defaultValue = "18080", description = "HTTP ports start here (default ${DEFAULT-VALUE})")
+        int basePort;
+        @Option(names = "--jgroups-base-port", defaultValue = "17800", description = "JGroups ports start here (default ${DEFAULT-VALUE})")
+        int jgroupsBasePort;
+        @Option(names = "--authority-curve", defaultValue = "nistP256", description = "curve of the RCA, EA and AA keys (default ${DEFAULT-VALUE})")
+        String authorityCurve;
+
+        ClusterSpec spec() {
+            return new ClusterSpec(projectDir.toAbsolutePath(), workDir.toAbsolutePath(), eaReplicas, operators, aas,
+                    order.toUpperCase(), propagation.toUpperCase(), basePort, jgroupsBasePort, authorityCurve);
+        }
+    }
+
+    @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a local cluster and keep it running until Ctrl-C.")
+    static final class Start implements Callable<Integer> {
+        @Mixin
+        ClusterOptions options;
+
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster cluster = LocalCluster.start(options.spec(), System.err::println);
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                System.err.println("stopping the cluster");
+                cluster.close();
+                stopped.countDown();
+            }, "cluster-stop"));
+            LocalCluster.Endpoints e = cluster.endpoints();
+            System.out.println("RCA       " + e.rca());
+            System.out.println("DC        " + e.dc() + "  (RCA certificate: " + e.rcaCertificate() + ")");
+            System.out.println("Operators " + e.operators() + "  (operator " + e.operatorId() + ", token in "
+                    + options.workDir.resolve("secrets/operator-token") + ")");
+            System.out.println("EA        " + e.eaReplicas());
+            System.out.println("AA        " + e.aas());
+            System.out.println("logs      " + e.logDir());
+            System.out.println("running; Ctrl-C or 'vpki-load cluster stop --work-dir " + options.workDir + "' stops it");
+            stopped.await();
+            return 0;
+        }
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop the local cluster started from --work-dir.")
+    static final class Stop implements Callable<Integer> {
+        @Option(names = "--work-dir", defaultValue = "run/cluster", description = "the cluster's work directory (default ${DEFAULT-VALUE})")
+        Path workDir;
+
+        @Override
+        public Integer call() {
+            int n = LocalCluster.stop(workDir.toAbsolutePath());
+            System.out.println(n == 0 ? "no cluster running from " + workDir : "stopped " + n + " processes");
+            return 0;
+        }
+    }
+}

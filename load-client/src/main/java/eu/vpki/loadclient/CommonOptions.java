@@ -1,0 +1,155 @@
+package eu.vpki.loadclient;
+
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.PsidSsp;
+import eu.vpki.common.etsi.ts103097.Psids;
+import eu.vpki.loadclient.measure.LoadModel;
+import eu.vpki.loadclient.measure.LoadRunner;
+import eu.vpki.loadclient.obu.ObuProtocol;
+import eu.vpki.loadclient.obu.PkiEndpoints;
+import eu.vpki.loadclient.report.ReportWriter;
+import eu.vpki.loadclient.report.RunReport;
+import eu.vpki.loadclient.measure.PhaseResult;
+import picocli.CommandLine.Option;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Options and plumbing shared by the commands. */
+final class CommonOptions {
+    /** The AT permissions the simulated stations ask for (and are registered with): CAM and DENM of the ETSI profile. */
+    static final List<PsidSsp> AT_PERMISSIONS = List.of(
+            PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
+            PsidSsp.bitmap(Psids.DENM, (byte) 0x01, (byte) 0xff, (byte) 0xff, (byte) 0xff));
+
+    private CommonOptions() {
+    }
+
+    /** Where the PKI is: a local cluster's state file, or a DC and the RCA certificate. */
+    static final class Target {
+        @Option(names = "--cluster", description = "work directory of a local cluster (reads its cluster.json)")
+        Path cluster;
+        @Option(names = "--dc", description = "DC base URL (with --rca-cert)")
+        URI dc;
+        @Option(names = "--rca-cert", description = "the RCA certificate (COER) to trust")
+        Path rcaCert;
+        @Option(names = "--ea-url", split = ",", description = "EA replica base URLs to spread enrolments over (default: the CTL's itsAccessPoint)")
+        List<URI> eaUrls = new ArrayList<>();
+        @Option(names = "--aa-url", split = ",", description = "AA process base URLs to spread AT requests over (default: the CTL's AAs)")
+        List<URI> aaUrls = new ArrayList<>();
+
+        void resolve() throws IOException {
+            if (cluster != null) {
+                JsonNode n = JsonMapper.builder().build().readTree(Files.readString(cluster.resolve("cluster.json")));
+                dc = dc != null ? dc : URI.create(n.get("dc").asText());
+                rcaCert = rcaCert != null ? rcaCert : Path.of(n.get("rcaCertificate").asText());
+                if (eaUrls.isEmpty()) {
+                    n.get("eaReplicas").forEach(u -> eaUrls.add(URI.create(u.asText())));
+                }
+                if (aaUrls.isEmpty()) {
+                    n.get("aas").forEach(u -> aaUrls.add(URI.create(u.asText())));
+                }
+            }
+            if (dc == null || rcaCert == null) {
+                throw new IllegalArgumentException("give --cluster DIR, or --dc URL and --rca-cert FILE");
+            }
+        }
+    }
+
+    /** How load is offered. */
+    static final class Load {
+        @Option(names = "--rate", description = "open loop: operations started per second (default: closed loop)")
+        Double rate;
+        @Option(names = "--concurrency", defaultValue = "16", description = "closed loop: operations in flight; open loop: worker threads (default ${DEFAULT-VALUE})")
+        int concurrency;
+        @Option(names = "--max-duration", defaultValue = "PT10M", description = "bound on each phase (ISO-8601, default ${DEFAULT-VALUE})")
+        Duration maxDuration;
+        @Option(names = "--precompute", defaultValue = "true", negatable = true,
+                description = "build requests before the timed window (default ${DEFAULT-VALUE})")
+        boolean precompute;
+
+        LoadModel model(long operations) {
+            return rate == null ? new LoadModel.Closed(concurrency, operations, maxDuration)
+                    : new LoadModel.Open(rate, operations, maxDuration, Math.max(concurrency, 64));
+        }
+    }
+
+    static HttpClient http() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                .executor(Executors.newCachedThreadPool(r -> {
+                    Thread t = new Thread(r, "http");
+                    t.setDaemon(true);
+                    return t;
+                })).build();
+    }
+
+    static Workload workload(Target target, Load load, HttpClient http, AtomicReference<LoadRunner.Progress> progress) throws IOException {
+        Clock clock = Clock.systemUTC();
+        EtsiCertificate rca = EtsiCertificate.decode(Files.readAllBytes(target.rcaCert));
+        PkiEndpoints pki = Workload.discover(List.of(target.dc), rca, clock);
+        SecureRandom random = new SecureRandom();
+        ObuProtocol protocol = new ObuProtocol(http, new eu.vpki.common.etsi.ts103097.DataEncryption(random), random, clock, pki,
+                AT_PERMISSIONS, Duration.ofSeconds(30));
+        return new Workload(protocol, target.eaUrls, target.aaUrls, load.precompute, progress::set);
+    }
+
+    /** Prints a live progress line on stderr while {@code body} runs. */
+    static <T> T withProgress(AtomicReference<LoadRunner.Progress> progress, java.util.concurrent.Callable<T> body) throws Exception {
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "progress");
+            t.setDaemon(true);
+            return t;
+        });
+        boolean tty = System.console() != null;
+        ticker.scheduleAtFixedRate(() -> {
+            LoadRunner.Progress p = progress.get();
+            if (p != null) {
+                System.err.print(tty ? "\r" + p.line() + "   " : p.line() + "\n");
+            }
+        }, 1, tty ? 1 : 5, TimeUnit.SECONDS);
+        try {
+            return body.call();
+        } finally {
+            ticker.shutdownNow();
+            if (tty) {
+                System.err.println();
+            }
+        }
+    }
+
+    static EtsiCurve curve(String name) {
+        return EtsiCurve.parse(name);
+    }
+
+    /** Prints the text report and writes all formats; returns the process exit code (0 when everything succeeded). */
+    static int report(RunReport report, Path dir, String base, List<PhaseResult> chart) throws IOException {
+        System.out.println();
+        System.out.print(ReportWriter.text(report));
+        List<Path> files = ReportWriter.writeAll(report, dir, base, chart);
+        System.out.println("report written to " + files);
+        return report.allSucceeded() ? 0 : 1;
+    }
+
+    static Map<String, String> settings(Load load, String curve, String more) {
+        return Map.of("curve", curve, "precomputed requests", load.precompute ? "yes (built before the timed window)" : "no",
+                "load model", load.rate == null ? "closed loop, " + load.concurrency + " in flight" : "open loop at " + load.rate + "/s",
+                "deployment", more, "started", Instant.now().toString());
+    }
+}

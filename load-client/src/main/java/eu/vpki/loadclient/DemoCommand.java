@@ -1,0 +1,86 @@
+package eu.vpki.loadclient;
+
+import eu.vpki.loadclient.cluster.ClusterSpec;
+import eu.vpki.loadclient.cluster.LocalCluster;
+import eu.vpki.loadclient.measure.LoadRunner;
+import eu.vpki.loadclient.measure.PhaseResult;
+import eu.vpki.loadclient.obu.FleetRegistrar;
+import eu.vpki.loadclient.obu.SimulatedStation;
+import eu.vpki.loadclient.report.RunReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+
+/** The main job: a local cluster, a fleet registered, enrolled and fetching pseudonyms, a report, then everything stopped. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Start a local PKI, register a fleet, enrol it, fetch pseudonyms, print the report, stop.")
+final class DemoCommand implements Callable<Integer> {
+    @Mixin
+    ClusterCommand.ClusterOptions cluster;
+    @Option(names = "--stations", defaultValue = "1000", description = "fleet size (default ${DEFAULT-VALUE})")
+    int stations;
+    @Option(names = "--per-station", defaultValue = "10", description = "pseudonyms (ATs) per station (default ${DEFAULT-VALUE})")
+    int perStation;
+    @Option(names = "--curve", defaultValue = "brainpoolP256r1", description = "station key curve (default ${DEFAULT-VALUE})")
+    String curve;
+    @Option(names = "--report-dir", defaultValue = "run/reports", description = "where reports go (default ${DEFAULT-VALUE})")
+    Path reportDir;
+    @Option(names = "--concurrency", defaultValue = "32", description = "requests in flight (default ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Override
+    public Integer call() throws Exception {
+        ClusterSpec spec = cluster.spec();
+        Instant started = Instant.now();
+        try (LocalCluster pki = LocalCluster.start(spec, System.err::println)) {
+            LocalCluster.Endpoints e = pki.endpoints();
+            HttpClient http = CommonOptions.http();
+            SecureRandom random = new SecureRandom();
+            String prefix = "VIN-" + Long.toHexString(random.nextLong() & 0xffffffffL) + "-";
+            List<SimulatedStation> fleet = IntStream.range(0, stations).parallel()
+                    .mapToObj(i -> SimulatedStation.generate(prefix + i, CommonOptions.curve(curve), random)).toList();
+            System.err.println("registering " + stations + " stations through the Operator");
+            new FleetRegistrar(http, e.operators().get(0), e.operatorToken())
+                    .register(fleet, CommonOptions.AT_PERMISSIONS, Duration.ofDays(365), 1000);
+
+            CommonOptions.Target target = new CommonOptions.Target();
+            target.dc = e.dc();
+            target.rcaCert = e.rcaCertificate();
+            target.eaUrls = new ArrayList<>(e.eaReplicas());
+            target.aaUrls = new ArrayList<>(e.aas());
+            CommonOptions.Load load = new CommonOptions.Load();
+            load.concurrency = concurrency;
+            load.maxDuration = Duration.ofMinutes(10);
+            load.precompute = true;
+            AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
+            Workload w = CommonOptions.workload(target, load, http, progress);
+
+            System.err.println("enrolling " + stations + " stations");
+            PhaseResult enrol = CommonOptions.withProgress(progress, () -> w.enrol(fleet, load.model(fleet.size())));
+            List<SimulatedStation> enrolled = fleet.stream().filter(SimulatedStation::enrolled).toList();
+            long ats = (long) enrolled.size() * perStation;
+            System.err.println("fetching " + ats + " pseudonyms (" + perStation + " per enrolled station)");
+            PhaseResult fetch = enrolled.isEmpty() ? null
+                    : CommonOptions.withProgress(progress, () -> w.fetch("authorization", enrolled, ats, load.model(ats)));
+            Map<String, String> settings = new LinkedHashMap<>(CommonOptions.settings(load, curve, "local cluster: " + spec.describe()));
+            settings.put("stations", Integer.toString(stations));
+            settings.put("logs", e.logDir().toString());
+            List<PhaseResult> phases = fetch == null ? List.of(enrol) : List.of(enrol, fetch);
+            RunReport report = new RunReport("vpki demo: " + stations + " stations, " + perStation + " pseudonyms each", started, settings, phases);
+            return CommonOptions.report(report, reportDir, "demo", phases);
+        }
+    }
+}

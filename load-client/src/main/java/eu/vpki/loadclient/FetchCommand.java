@@ -1,0 +1,48 @@
+package eu.vpki.loadclient;
+
+import eu.vpki.loadclient.measure.LoadRunner;
+import eu.vpki.loadclient.measure.PhaseResult;
+import eu.vpki.loadclient.obu.FleetFile;
+import eu.vpki.loadclient.obu.SimulatedStation;
+import eu.vpki.loadclient.report.RunReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Fetches pseudonyms for the enrolled stations of a fleet file. */
+@Command(name = "fetch", mixinStandardHelpOptions = true, description = "Fetch pseudonym certificates (ATs) for the enrolled stations of a fleet file.")
+final class FetchCommand implements Callable<Integer> {
+    @Mixin
+    CommonOptions.Target target = new CommonOptions.Target();
+    @Mixin
+    CommonOptions.Load load = new CommonOptions.Load();
+    @Option(names = "--fleet", defaultValue = "run/fleet.json", description = "fleet file (default ${DEFAULT-VALUE})")
+    Path fleetFile;
+    @Option(names = "--per-station", defaultValue = "10", description = "ATs per station (default ${DEFAULT-VALUE})")
+    int perStation;
+    @Option(names = "--report-dir", defaultValue = "run/reports", description = "where reports go (default ${DEFAULT-VALUE})")
+    Path reportDir;
+
+    @Override
+    public Integer call() throws Exception {
+        target.resolve();
+        List<SimulatedStation> enrolled = FleetFile.read(fleetFile).stream().filter(SimulatedStation::enrolled).toList();
+        if (enrolled.isEmpty()) {
+            System.err.println("no enrolled station in " + fleetFile + ": run 'enrol' first");
+            return 2;
+        }
+        AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
+        Workload w = CommonOptions.workload(target, load, CommonOptions.http(), progress);
+        long n = (long) enrolled.size() * perStation;
+        Instant started = Instant.now();
+        PhaseResult r = CommonOptions.withProgress(progress, () -> w.fetch("authorization", enrolled, n, load.model(n)));
+        return CommonOptions.report(new RunReport(n + " pseudonyms for " + enrolled.size() + " stations", started,
+                CommonOptions.settings(load, enrolled.get(0).curve().curveName(), "DC " + target.dc), List.of(r)), reportDir, "fetch", List.of(r));
+    }
+}
