@@ -88,8 +88,10 @@ public final class EnrolmentBenchmark {
             // saturation: all client threads
             long[] sat = new long[requests - warm - 200];
             long start = System.nanoTime();
+            long cpuStart = processCpuNanos();
             byte[][] responses = drive(members, prepared.subList(warm, warm + sat.length), threads, sat);
             double seconds = (System.nanoTime() - start) / 1e9;
+            double cpuMillisPerEc = (processCpuNanos() - cpuStart) / 1e6 / sat.length;
             // below saturation: one client, one request at a time
             long[] single = new long[200];
             drive(members, prepared.subList(warm + sat.length, requests), 1, single);
@@ -104,9 +106,9 @@ public final class EnrolmentBenchmark {
             String digest = members.get(0).replica.stateDigest();
             boolean converged = waitConverged(members, digest);
             System.out.printf("%s + %s: %d EC in %.2f s = %.0f EC/s (%d threads), ok %d/%d, p50 %.2f ms, p99 %.2f ms;"
-                            + " single client p50 %.2f ms, p99 %.2f ms; replicas converged: %s%n",
+                            + " single client p50 %.2f ms, p99 %.2f ms; replicas converged: %s; JVM CPU %.3f ms per EC%n",
                     order, propagation, sat.length, seconds, sat.length / seconds, threads, ok, sat.length,
-                    percentile(sat, 50), percentile(sat, 99), percentile(single, 50), percentile(single, 99), converged);
+                    percentile(sat, 50), percentile(sat, 99), percentile(single, 50), percentile(single, 99), converged, cpuMillisPerEc);
         } finally {
             members.forEach(ClusterMember::close);
         }
@@ -129,6 +131,7 @@ public final class EnrolmentBenchmark {
         AtomicInteger next = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         long start = System.nanoTime();
+        long cpuStart = processCpuNanos();
         List<Future<?>> clients = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             clients.add(pool.submit(() -> {
@@ -150,8 +153,8 @@ public final class EnrolmentBenchmark {
         }
         pool.shutdown();
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("crypto-only ceiling: %d EC in %.2f s = %.0f EC/s (%d threads, no Redis, no replication)%n",
-                requests, seconds, requests / seconds, threads);
+        System.out.printf("crypto-only ceiling: %d EC in %.2f s = %.0f EC/s (%d threads, no Redis, no replication); JVM CPU %.3f ms per EC%n",
+                requests, seconds, requests / seconds, threads, (processCpuNanos() - cpuStart) / 1e6 / requests);
     }
 
     private static boolean waitConverged(List<ClusterMember> members, String ignored) {
@@ -210,6 +213,12 @@ public final class EnrolmentBenchmark {
             pool.shutdown();
         }
         return responses;
+    }
+
+    /** CPU time of this JVM (all threads: EA cores, JGroups, appliers; not the redis-server processes). */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static double percentile(long[] nanos, int p) {
