@@ -78,34 +78,16 @@ public final class ObuProtocol {
 
     /** Sends a prepared enrolment, verifies the EC and keeps it on the station. */
     public Outcome enrol(Prepared p) throws IOException, InterruptedException {
-        HttpResponse<byte[]> response;
-        try {
-            response = post(p.target(), p.request().body());
-        } catch (HttpTimeoutException e) {
-            return Outcome.failure("client:timeout");
-        }
-        Outcome http = checkHttp(response);
-        if (http != null) {
-            return http;
-        }
-        EnrolmentMessages.EcResult result;
-        try {
-            result = EnrolmentMessages.readResponse(response.body(), p.request(), p.authority(), encryption);
-        } catch (PkiException e) {
-            return Outcome.failure("response:" + e.code().name().toLowerCase());
-        }
-        if (!result.ok()) {
-            return Outcome.failure("enrolment:" + EtsiCodes.enrolmentName(result.responseCode()));
-        }
-        EtsiCertificate ec = result.enrolmentCredential().orElseThrow();
-        Outcome verified = verify(ec, p.newKey());
-        if (verified.success()) {
+        return exchange(p, body -> {
+            EnrolmentMessages.EcResult r = EnrolmentMessages.readResponse(body, p.request(), p.authority(), encryption);
+            return new Answer(r.responseCode(), "enrolment:" + EtsiCodes.enrolmentName(r.responseCode()), r.enrolmentCredential().orElse(null));
+        }, ec -> {
             if (!ec.hasAppPermission(Psids.SECURED_CERTIFICATE_REQUEST)) {
                 return Outcome.failure("verification:ec-without-623");
             }
             p.station().enrolled(p.newKey(), ec);
-        }
-        return verified;
+            return Outcome.OK;
+        });
     }
 
     // ---- authorization ----
@@ -125,6 +107,38 @@ public final class ObuProtocol {
 
     /** Sends a prepared authorization request and verifies the AT. */
     public Outcome authorize(Prepared p) throws IOException, InterruptedException {
+        return exchange(p, body -> {
+            AuthorizationMessages.AtResult r = AuthorizationMessages.readResponse(body, p.request(), p.authority(), encryption);
+            return new Answer(r.responseCode(), "authorization:" + EtsiCodes.authorizationName(r.responseCode()),
+                    r.authorizationTicket().orElse(null));
+        }, at -> {
+            if (!atPermissions.containsAll(at.appPermissions())) {
+                return Outcome.failure("verification:at-permissions-not-requested");
+            }
+            if (!at.namesIssuer(p.authority())) {
+                return Outcome.failure("verification:at-not-from-this-aa");
+            }
+            return Outcome.OK;
+        });
+    }
+
+    // ---- shared ----
+
+    /** A decoded response: the ETSI response code, its label for the report, the certificate when ok. */
+    private record Answer(int code, String label, EtsiCertificate certificate) {
+    }
+
+    private interface ResponseReader {
+        Answer read(byte[] body);
+    }
+
+    /**
+     * POSTs a prepared request and judges the answer: HTTP status and content type, decryption and
+     * signature of the response, the response code, then the certificate (requested key and chain to
+     * the RCA, then {@code accept} for what is particular to ECs or ATs).
+     */
+    private Outcome exchange(Prepared p, ResponseReader reader, java.util.function.Function<EtsiCertificate, Outcome> accept)
+            throws IOException, InterruptedException {
         HttpResponse<byte[]> response;
         try {
             response = post(p.target(), p.request().body());
@@ -135,27 +149,18 @@ public final class ObuProtocol {
         if (http != null) {
             return http;
         }
-        AuthorizationMessages.AtResult result;
+        Answer answer;
         try {
-            result = AuthorizationMessages.readResponse(response.body(), p.request(), p.authority(), encryption);
+            answer = reader.read(response.body());
         } catch (PkiException e) {
             return Outcome.failure("response:" + e.code().name().toLowerCase());
         }
-        if (!result.ok()) {
-            return Outcome.failure("authorization:" + EtsiCodes.authorizationName(result.responseCode()));
+        if (answer.code() != 0) {
+            return Outcome.failure(answer.label());
         }
-        EtsiCertificate at = result.authorizationTicket().orElseThrow();
-        Outcome verified = verify(at, p.newKey());
-        if (verified.success() && !atPermissions.containsAll(at.appPermissions())) {
-            return Outcome.failure("verification:at-permissions-not-requested");
-        }
-        if (verified.success() && !at.namesIssuer(p.authority())) {
-            return Outcome.failure("verification:at-not-from-this-aa");
-        }
-        return verified;
+        Outcome verified = verify(answer.certificate(), p.newKey());
+        return verified.success() ? accept.apply(answer.certificate()) : verified;
     }
-
-    // ---- shared ----
 
     private Outcome verify(EtsiCertificate cert, EtsiKeyPair requestedKey) {
         if (!cert.verificationKey().equals(requestedKey.publicKey())) {
