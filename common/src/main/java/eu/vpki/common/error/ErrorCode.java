@@ -93,6 +93,18 @@ public enum ErrorCode {
     INTERNAL_ERROR(501, "internal failure",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
     INVALID_ARGUMENT(502, "an argument is out of its allowed range",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    NOT_FOUND(503, "no such authority, trust list or root",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    STALE_DATA(504, "older than (or conflicting with) what is already held",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    UNAVAILABLE(505, "a service this one depends on did not answer",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+
+    // 6xx: access control of management APIs
+    UNAUTHENTICATED(600, "missing or invalid credentials",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    API_DISABLED(601, "this API is disabled by configuration",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST);
 
     private final int code;
