@@ -20,19 +20,19 @@ import java.util.stream.Stream;
 import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
 
 /** One AA core wired to a {@link FakeEa} with two access points, a fixed clock, a simple registry and a temporary audit directory. */
-final class AaFixture implements AutoCloseable {
+public final class AaFixture implements AutoCloseable {
     static final URI EA_1 = URI.create("http://ea-1.test/aa/validation");
     static final URI EA_2 = URI.create("http://ea-2.test/aa/validation");
 
-    final TestPki pki;
-    final TestClock clock = new TestClock(TestPki.NOW);
-    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    public final TestPki pki;
+    public final TestClock clock = new TestClock(TestPki.NOW);
+    public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final DataEncryption encryption = new DataEncryption(RANDOM);
-    final FakeEa ea;
+    public final FakeEa ea;
     final ReplayGuard replayGuard;
     final Path auditDir;
     final RotatingFileAuditLog audit;
-    final AuthorizationService service;
+    public final AuthorizationService service;
 
     AaFixture(TestPki pki, RequestWindow window) {
         this.pki = pki;
@@ -52,17 +52,17 @@ final class AaFixture implements AutoCloseable {
                 window, replayGuard, audit, metrics, clock, encryption);
     }
 
-    AaFixture(TestPki pki) {
+    public AaFixture(TestPki pki) {
         this(pki, RequestWindow.DEFAULT);
     }
 
-    Station enrolledStation(EtsiCurve curve) {
+    public Station enrolledStation(EtsiCurve curve) {
         Station s = Station.enrolled(pki, curve);
         ea.enrolmentCredentials.put(s.ec.hashedId8(), s.ec);
         return s;
     }
 
-    double tickets(String outcome) {
+    public double tickets(String outcome) {
         return registry.find("vpki.aa.tickets").tag("outcome", outcome).counters().stream().mapToDouble(Counter::count).sum();
     }
 
@@ -76,7 +76,7 @@ final class AaFixture implements AutoCloseable {
     }
 
     /** Every line of every audit file. */
-    List<String> auditLines() {
+    public List<String> auditLines() {
         List<String> lines = new ArrayList<>();
         try (Stream<Path> files = Files.list(auditDir)) {
             for (Path f : files.sorted().toList()) {

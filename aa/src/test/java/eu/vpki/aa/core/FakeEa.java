@@ -29,7 +29,7 @@ import java.util.function.UnaryOperator;
  * them). Access points listed in {@link #down} fail with an I/O error. It keeps every decrypted
  * validation request it saw, so that tests can check what the EA learns.
  */
-final class FakeEa implements AuthorizationValidationClient {
+public final class FakeEa implements AuthorizationValidationClient {
     private final TestPki pki;
     private final Clock clock;
     private final DataEncryption encryption;

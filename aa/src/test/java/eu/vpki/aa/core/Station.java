@@ -21,8 +21,8 @@ import java.util.List;
 import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
 
 /** An ITS station for tests: its EC (issued by the test EA) and authorization requests to the test AA. */
-final class Station {
-    static final List<PsidSsp> CAM_DENM = List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
+public final class Station {
+    public static final List<PsidSsp> CAM_DENM = List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
             PsidSsp.bitmap(Psids.DENM, (byte) 0x01, (byte) 0xff, (byte) 0xff, (byte) 0xff));
 
     final TestPki pki;
@@ -37,12 +37,12 @@ final class Station {
         this.ecKey = ecKey;
     }
 
-    static Station enrolled(TestPki pki, EtsiCurve curve) {
+    public static Station enrolled(TestPki pki, EtsiCurve curve) {
         EtsiKeyPair key = EtsiKeyPair.generate(curve, RANDOM);
         return new Station(pki, pki.issueEc(key), key);
     }
 
-    OutgoingRequest request(AuthorizationMessages.Protection protection, List<PsidSsp> permissions, Instant now) {
+    public OutgoingRequest request(AuthorizationMessages.Protection protection, List<PsidSsp> permissions, Instant now) {
         return request(protection, SubjectAttributes.permissions(permissions), now, pki.ea);
     }
 
@@ -53,7 +53,7 @@ final class Station {
                 protection, now, RANDOM, encryption);
     }
 
-    AuthorizationMessages.AtResult read(byte[] response, OutgoingRequest request) {
+    public AuthorizationMessages.AtResult read(byte[] response, OutgoingRequest request) {
         return AuthorizationMessages.readResponse(response, request, pki.aa, encryption);
     }
 

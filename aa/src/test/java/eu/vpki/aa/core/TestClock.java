@@ -7,7 +7,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock that stands still until a test moves it. */
-final class TestClock extends Clock {
+public final class TestClock extends Clock {
     private volatile Instant now;
 
     TestClock(Instant start) {
