@@ -2,6 +2,7 @@ package eu.vpki.rca.core;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
+import eu.vpki.common.storage.AtomicFiles;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 
 import java.io.ByteArrayInputStream;

@@ -2,6 +2,7 @@ package eu.vpki.rca.core;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
+import eu.vpki.common.storage.AtomicFiles;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;

@@ -1,4 +1,4 @@
-package eu.vpki.rca.core;
+package eu.vpki.common.storage;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;

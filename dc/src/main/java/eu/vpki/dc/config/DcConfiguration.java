@@ -1,0 +1,97 @@
+package eu.vpki.dc.config;
+
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.dc.core.DistributionCentre;
+import eu.vpki.dc.core.RcaPull;
+import eu.vpki.dc.core.TrustedRoots;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/** Wires the plain-Java DC core from validated properties; pulls from the RCA at start when empty and periodically. */
+@Configuration(proxyBeanMethods = false)
+@EnableScheduling
+@EnableConfigurationProperties({DcProperties.class, RcaLinkProperties.class})
+public class DcConfiguration {
+    private static final Logger LOG = LoggerFactory.getLogger(DcConfiguration.class);
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    HttpClient dcHttpClient() {
+        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    @Bean
+    TrustedRoots trustedRoots(DcProperties dc, RcaLinkProperties rca, HttpClient http) {
+        List<HashedId8> pinned = dc.trustedRca().stream().map(h -> {
+            try {
+                return HashedId8.fromHex(h.trim());
+            } catch (PkiException e) {
+                throw new PkiException(e.code(), "vpki.dc.trusted-rca: '" + h + "' is not a HashedId8 (16 hex digits)", e);
+            }
+        }).toList();
+        return TrustedRoots.bootstrap(rca.certificateFile(), pinned, rca.url(), dc.dataDir().resolve("trust"), http, dc.requestTimeout());
+    }
+
+    @Bean
+    DistributionCentre distributionCentre(TrustedRoots roots, DcProperties dc, Clock clock, MeterRegistry registry) {
+        return new DistributionCentre(roots, dc.dataDir(), clock, registry);
+    }
+
+    @Bean
+    RcaPullTask rcaPullTask(ObjectProvider<RcaLinkProperties> rca, DistributionCentre dc, HttpClient http, DcProperties props) {
+        RcaLinkProperties link = rca.getObject();
+        return new RcaPullTask(link.url() == null ? null : new RcaPull(link.url(), dc, http, props.requestTimeout()), dc);
+    }
+
+    /** At start: pull from the RCA if a list is missing (a DC restarted empty recovers here). */
+    @Bean
+    ApplicationRunner recoverAtStart(RcaPullTask task) {
+        return args -> task.recoverIfEmpty();
+    }
+
+    /** The periodic pull, if {@code vpki.rca.url} is set. */
+    public static final class RcaPullTask {
+        private final RcaPull pull;
+        private final DistributionCentre dc;
+
+        RcaPullTask(RcaPull pull, DistributionCentre dc) {
+            this.pull = pull;
+            this.dc = dc;
+        }
+
+        public void recoverIfEmpty() {
+            if (!dc.complete()) {
+                if (pull == null) {
+                    LOG.warn("no lists held for some RCA and no vpki.rca.url to pull them from: waiting for the RCA to publish");
+                } else if (!pull.pull()) {
+                    LOG.warn("recovery from the RCA incomplete; retrying every vpki.dc.pull-interval");
+                }
+            }
+        }
+
+        @Scheduled(fixedDelayString = "${vpki.dc.pull-interval:PT5M}", initialDelayString = "${vpki.dc.pull-interval:PT5M}")
+        public void pullPeriodically() {
+            if (pull != null) {
+                pull.pull();
+            }
+        }
+    }
+}
