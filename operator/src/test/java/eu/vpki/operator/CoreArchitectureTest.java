@@ -7,11 +7,17 @@ import com.tngtech.archunit.lang.ArchRule;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-/** The core package of this service stays plain Java: Spring lives only in the shell around it. */
+/**
+ * The core package of this service stays plain Java: Spring lives only in the shell around it; and
+ * no class of the service touches BouncyCastle or the OER codec directly (that is common's job).
+ */
 @AnalyzeClasses(packages = "eu.vpki.operator", importOptions = ImportOption.DoNotIncludeTests.class)
 class CoreArchitectureTest {
     @ArchTest
     static final ArchRule coreHasNoSpring = noClasses().that().resideInAPackage("eu.vpki.operator.core..")
-            .should().dependOnClassesThat().resideInAPackage("org.springframework..")
-            .allowEmptyShould(true);
+            .should().dependOnClassesThat().resideInAPackage("org.springframework..");
+
+    @ArchTest
+    static final ArchRule noCodecTypes = noClasses().that().resideInAPackage("eu.vpki.operator..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.bouncycastle..", "eu.vpki.common.etsi.oer..");
 }

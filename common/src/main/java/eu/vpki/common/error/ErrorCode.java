@@ -87,6 +87,20 @@ public enum ErrorCode {
     REQUEST_HASH_MISMATCH(412, "response does not answer this request",
             Enrolment.BADCONTENTTYPE, Authorization.ITS_AA_BADCONTENTTYPE, Validation.BADCONTENTTYPE),
 
+    // 6xx: fleet administration (Operator REST) and replicated state
+    DUPLICATE_ID(600, "an identifier is already registered or given twice",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    UNAUTHENTICATED(601, "missing or unknown credential",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    NOT_FOUND(602, "no such record visible to the caller",
+            Enrolment.UNKNOWNITS, Authorization.UNKNOWNITS, Validation.UNKNOWNITS),
+    INVALID_STATE_TRANSITION(603, "the record's status does not allow this change",
+            Enrolment.BADITSSTATUS, Authorization.DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
+    VERSION_NOT_YET_APPLIED(604, "this replica has not applied the presented version yet",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    REPLICATION_UNAVAILABLE(605, "the write could not be replicated (no majority or outcome unknown)",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+
     // 5xx: configuration, keys and internal failures
     KEY_STORE_FAILURE(500, "key store cannot be read or written",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),

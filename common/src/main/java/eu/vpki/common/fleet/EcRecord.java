@@ -1,0 +1,59 @@
+package eu.vpki.common.fleet;
+
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.replication.StoredRecord;
+
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An enrolment credential the EA issued: the certificate (so any EA replica can verify signatures
+ * made with it), the station it belongs to, and its status.
+ *
+ * @param certificate the EC as issued
+ * @param stationId   the station's canonical id
+ * @param status      ACTIVE, or SUPERSEDED once the station enrolled again
+ * @param version     the record's version ({@link VersionClock}); 0 before it is stored
+ */
+public record EcRecord(EtsiCertificate certificate, String stationId, Status status, long version) {
+    private static final HexFormat HEX = HexFormat.of();
+
+    public enum Status { ACTIVE, SUPERSEDED }
+
+    public EcRecord {
+        Objects.requireNonNull(certificate, "certificate");
+        Objects.requireNonNull(stationId, "stationId");
+        Objects.requireNonNull(status, "status");
+    }
+
+    public HashedId8 id() {
+        return certificate.hashedId8();
+    }
+
+    public Instant validityEnd() {
+        return certificate.validity().end();
+    }
+
+    /** Whether the EC may be used at {@code now}: ACTIVE and inside its validity period. */
+    public boolean usableAt(Instant now) {
+        return status == Status.ACTIVE && certificate.validAt(now);
+    }
+
+    public EcRecord superseded(long newVersion) {
+        return new EcRecord(certificate, stationId, Status.SUPERSEDED, newVersion);
+    }
+
+    public Map<String, String> fields() {
+        return Map.of("station", stationId, "certificate", HEX.formatHex(certificate.encoded()),
+                "validityEnd", Long.toString(validityEnd().getEpochSecond()), "status", status.name());
+    }
+
+    public static EcRecord from(StoredRecord stored) {
+        Map<String, String> f = stored.fields();
+        return new EcRecord(EtsiCertificate.decode(HEX.parseHex(f.get("certificate"))), f.get("station"),
+                Status.valueOf(f.get("status")), stored.version());
+    }
+}

@@ -1,0 +1,138 @@
+package eu.vpki.ea.core;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.ts102941.AuthorizationValidationMessages;
+import eu.vpki.common.etsi.ts102941.DecryptedRequest;
+import eu.vpki.common.etsi.ts102941.SubjectAttributes;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.GeographicRegion;
+import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.etsi.ts103097.PsidSsp;
+import eu.vpki.common.etsi.ts103097.Psids;
+import eu.vpki.common.fleet.EcRecord;
+import eu.vpki.common.fleet.FleetState;
+import eu.vpki.common.fleet.Permissions;
+import eu.vpki.common.fleet.StationRecord;
+import eu.vpki.common.fleet.StationStatus;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * TS 102 941 authorization validation, the EA side: an AA of the current CTL forwards a station's
+ * SharedAtRequest and EC signature; the EA checks that the EC is one it issued, is active and
+ * valid, that the signature over the SharedAtRequest verifies with it, that the station is active
+ * and that the requested permissions are within what its operator allowed, and answers the
+ * confirmed subject attributes. The EA never sees the AT keys (they are not in the request).
+ */
+public final class AuthorizationValidationService {
+    private static final Logger audit = LoggerFactory.getLogger("eu.vpki.audit.ea");
+    private static final Logger log = LoggerFactory.getLogger(AuthorizationValidationService.class);
+
+    private final EaIdentity ea;
+    private final FleetState fleet;
+    private final AuthorizationAuthorityDirectory aas;
+    private final Clock clock;
+    private final DataEncryption encryption;
+    private final EaMetrics metrics;
+
+    public AuthorizationValidationService(EaIdentity ea, FleetState fleet, AuthorizationAuthorityDirectory aas, Clock clock,
+                                          SecureRandom random, MeterRegistry registry) {
+        this.ea = ea;
+        this.fleet = fleet;
+        this.aas = aas;
+        this.clock = clock;
+        this.encryption = new DataEncryption(random);
+        this.metrics = new EaMetrics(registry, "validation");
+    }
+
+    /**
+     * Answers one AuthorizationValidationRequest body.
+     *
+     * @return the encrypted AuthorizationValidationResponse (confirmed attributes, or a refusal code)
+     * @throws UndecryptableRequestException when the body cannot be decrypted
+     */
+    public byte[] validate(byte[] body) {
+        long start = System.nanoTime();
+        DecryptedRequest request;
+        try {
+            request = DecryptedRequest.decrypt(body, ea.decryptionIdentity(), encryption);
+        } catch (PkiException e) {
+            metrics.undecryptable(start);
+            throw new UndecryptableRequestException(e);
+        }
+        try {
+            SubjectAttributes confirmed = check(request);
+            byte[] response = AuthorizationValidationMessages.response(request, EtsiCodes.Validation.OK, confirmed, ea.signer(),
+                    ea.certificate(), clock.instant(), encryption);
+            metrics.ok(start);
+            return response;
+        } catch (RuntimeException failure) {
+            ErrorCode code = EtsiRefusals.codeOf(failure);
+            if (code == ErrorCode.INTERNAL_ERROR) {
+                log.error("authorization validation failed internally", failure);
+            } else {
+                log.debug("authorization validation refused: {}", failure.toString());
+            }
+            metrics.refused(start, code);
+            return AuthorizationValidationMessages.response(request, EtsiRefusals.validationResponseCode(failure), null,
+                    ea.signer(), ea.certificate(), clock.instant(), encryption);
+        }
+    }
+
+    private SubjectAttributes check(DecryptedRequest request) {
+        Instant now = clock.instant();
+        var received = AuthorizationValidationMessages.parseRequest(request, aas::find, ea.decryptionIdentity(), encryption);
+        EtsiCertificate aa = received.aa();
+        if (!aa.validAt(now)) {
+            throw new PkiException(ErrorCode.NOT_TRUSTED, "AA " + aa.hashedId8() + " is not valid at " + now);
+        }
+        if (!received.eaId().equals(ea.certificate().hashedId8())) {
+            throw new PkiException(ErrorCode.UNKNOWN_EA, "request names EA " + received.eaId() + ", this is " + ea.certificate().hashedId8());
+        }
+        HashedId8 ecId = received.ecSignature().signerDigest().orElseThrow();
+        EcRecord ec = fleet.ec(ecId).orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_SIGNER, "EC " + ecId + " was not issued by this EA"));
+        received.ecSignature().requireSignedBy(ec.certificate());
+        if (ec.status() != EcRecord.Status.ACTIVE) {
+            throw new PkiException(ErrorCode.CERTIFICATE_REVOKED, "EC " + ecId + " was superseded");
+        }
+        if (!ec.certificate().validAt(now)) {
+            throw new PkiException(ErrorCode.CERTIFICATE_EXPIRED, "EC " + ecId + " is not valid at " + now);
+        }
+        StationRecord station = fleet.station(ec.stationId())
+                .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_STATION, "station of EC " + ecId + " is gone"));
+        if (station.status() != StationStatus.ACTIVE) {
+            throw new PkiException(ErrorCode.STATION_NOT_ACTIVE, "station of EC " + ecId + " is " + station.status());
+        }
+        SubjectAttributes requested = received.requested();
+        List<PsidSsp> permissions = requested.appPermissions().isEmpty()
+                ? station.permissions().stream().filter(p -> p.psid() != Psids.SECURED_CERTIFICATE_REQUEST).toList()
+                : requested.appPermissions();
+        for (PsidSsp p : permissions) {
+            if (!Psids.knownForAuthorizationTickets(p.psid())) {
+                throw new PkiException(ErrorCode.UNKNOWN_PSID, "PSID " + p.psid() + " is not issued in ATs");
+            }
+            if (!Permissions.allows(station.permissions(), p)) {
+                throw new PkiException(ErrorCode.PERMISSIONS_NOT_ALLOWED, p + " is not permitted to the station");
+            }
+        }
+        if (permissions.isEmpty()) {
+            throw new PkiException(ErrorCode.PERMISSIONS_NOT_ALLOWED, "the station has no AT permissions");
+        }
+        GeographicRegion region = Optional.ofNullable(requested.region()).orElse(station.region());
+        if (!GeographicRegion.contains(station.region(), region)) {
+            throw new PkiException(ErrorCode.PERMISSIONS_NOT_ALLOWED, "requested region is outside the station's region");
+        }
+        audit.info("validated an AT request of an EC of operator {} for AA {}", station.operatorId(), aa.hashedId8());
+        return new SubjectAttributes(requested.validity(), region, requested.assuranceLevel(), permissions);
+    }
+}

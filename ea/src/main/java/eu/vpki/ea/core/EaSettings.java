@@ -1,0 +1,35 @@
+package eu.vpki.ea.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Tunables of the EA core (from {@code vpki.ea.*}).
+ *
+ * @param requestWindow       how old a request's generation time may be; replayed bodies are refused within it
+ * @param clockSkew           how far in the future a generation time may be
+ * @param replayCacheEntries  bound of the replay cache (request hashes seen within the window)
+ * @param replicationTimeout  longest wait for the replication of an issued EC before refusing
+ */
+public record EaSettings(Duration requestWindow, Duration clockSkew, int replayCacheEntries, Duration replicationTimeout) {
+    public static final EaSettings DEFAULTS = new EaSettings(Duration.ofMinutes(5), Duration.ofSeconds(30), 1_000_000,
+            Duration.ofSeconds(10));
+
+    public EaSettings {
+        requirePositive(requestWindow, "request-window");
+        Objects.requireNonNull(clockSkew, "clock-skew");
+        if (clockSkew.isNegative()) {
+            throw new IllegalArgumentException("clock-skew must not be negative");
+        }
+        if (replayCacheEntries < 1) {
+            throw new IllegalArgumentException("replay-cache-entries must be positive");
+        }
+        requirePositive(replicationTimeout, "replication-timeout");
+    }
+
+    private static void requirePositive(Duration d, String key) {
+        if (d == null || d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(key + " must be positive, got " + d);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package eu.vpki.ea.core;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.ts102941.DecryptedRequest;
+import eu.vpki.common.etsi.ts102941.EnrolmentMessages;
+import eu.vpki.common.etsi.ts102941.SubjectAttributes;
+import eu.vpki.common.etsi.ts103097.CertificateIssuer;
+import eu.vpki.common.etsi.ts103097.CertificateProfiles;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.GeographicRegion;
+import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.etsi.ts103097.PsidSsp;
+import eu.vpki.common.etsi.ts103097.Psids;
+import eu.vpki.common.etsi.ts103097.SignedMessage;
+import eu.vpki.common.etsi.ts103097.Validity;
+import eu.vpki.common.fleet.EcRecord;
+import eu.vpki.common.fleet.FleetCommands;
+import eu.vpki.common.fleet.FleetKeys;
+import eu.vpki.common.fleet.FleetState;
+import eu.vpki.common.fleet.Permissions;
+import eu.vpki.common.fleet.StationRecord;
+import eu.vpki.common.fleet.StationStatus;
+import eu.vpki.common.fleet.VersionClock;
+import eu.vpki.common.replication.Acknowledgement;
+import eu.vpki.common.replication.Replica;
+import eu.vpki.common.replication.ReplicationException;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * TS 102 941 enrolment: decrypt, parse (proof of possession verified by the codec), check the
+ * outer signature against the registered canonical key (initial) or the current EC (re-enrolment),
+ * check the station and what it asks for against its registration, issue the EC (re-decoded and
+ * checked by {@link CertificateIssuer}), replicate it, and answer an EnrolmentResponse encrypted
+ * with the request's AES key. Every refusal after decryption is such a response with the code from
+ * {@link EtsiRefusals}. Step by step: {@code docs/ea.md}.
+ */
+public final class EnrolmentService {
+    private static final Logger audit = LoggerFactory.getLogger("eu.vpki.audit.ea");
+    private static final Logger log = LoggerFactory.getLogger(EnrolmentService.class);
+    /** Latest start an explicitly requested EC validity may have. */
+    private static final Duration MAX_START_DELAY = Duration.ofDays(1);
+
+    private final EaIdentity ea;
+    private final FleetState fleet;
+    private final Replica replica;
+    private final Clock clock;
+    private final DataEncryption encryption;
+    private final EaSettings settings;
+    private final ReplayGuard replays;
+    private final VersionClock versions;
+    private final EaMetrics metrics;
+
+    public EnrolmentService(EaIdentity ea, FleetState fleet, Replica replica, Clock clock, SecureRandom random,
+                            EaSettings settings, MeterRegistry registry) {
+        this.ea = ea;
+        this.fleet = fleet;
+        this.replica = replica;
+        this.clock = clock;
+        this.encryption = new DataEncryption(random);
+        this.settings = settings;
+        this.replays = new ReplayGuard(settings.requestWindow(), settings.clockSkew(), settings.replayCacheEntries(), clock);
+        this.versions = new VersionClock(clock);
+        this.metrics = new EaMetrics(registry, "enrolment");
+    }
+
+    /**
+     * Answers one enrolment request body.
+     *
+     * @return the encrypted EnrolmentResponse (with the EC, or with a refusal code)
+     * @throws UndecryptableRequestException when the body cannot be decrypted: no response can be encrypted
+     */
+    public byte[] enrol(byte[] body) {
+        long start = System.nanoTime();
+        DecryptedRequest request;
+        try {
+            request = DecryptedRequest.decrypt(body, ea.decryptionIdentity(), encryption);
+        } catch (PkiException e) {
+            metrics.undecryptable(start);
+            throw new UndecryptableRequestException(e);
+        }
+        try {
+            EtsiCertificate ec = issue(request);
+            byte[] response = EnrolmentMessages.response(request, EtsiCodes.Enrolment.OK, ec, ea.signer(), ea.certificate(),
+                    clock.instant(), encryption);
+            metrics.ok(start);
+            return response;
+        } catch (RuntimeException failure) {
+            ErrorCode code = EtsiRefusals.codeOf(failure);
+            if (code == ErrorCode.INTERNAL_ERROR) {
+                log.error("enrolment failed internally", failure);
+            } else {
+                log.debug("enrolment refused: {}", failure.toString());
+            }
+            metrics.refused(start, code);
+            return EnrolmentMessages.response(request, EtsiRefusals.enrolmentResponseCode(failure), null, ea.signer(),
+                    ea.certificate(), clock.instant(), encryption);
+        }
+    }
+
+    private EtsiCertificate issue(DecryptedRequest request) {
+        EnrolmentMessages.ReceivedEcRequest received = EnrolmentMessages.parseRequest(request);
+        SignedMessage outer = received.outerSignature();
+        replays.check(request.requestHash(), outer.generationTime()
+                .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "request carries no generation time")));
+        Instant now = clock.instant();
+
+        StationRecord station;
+        Optional<EcRecord> superseded;
+        if (received.initial()) {
+            station = registeredStation(received.request().itsId());
+            outer.requireSelfSignedBy(station.canonicalKey(), ErrorCode.CANONICAL_KEY_MISMATCH);
+            superseded = fleet.latestEc(station.canonicalId()).filter(ec -> ec.status() == EcRecord.Status.ACTIVE);
+        } else {
+            HashedId8 currentId = outer.signerDigest().orElseThrow();
+            EcRecord current = fleet.ec(currentId)
+                    .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_SIGNER, "EC " + currentId + " was not issued by this EA"));
+            outer.requireSignedBy(current.certificate());
+            if (!Arrays.equals(received.request().itsId(), currentId.bytes())) {
+                throw new PkiException(ErrorCode.UNEXPECTED_CONTENT, "a re-enrolment's itsId must be the current EC's HashedId8");
+            }
+            if (current.status() != EcRecord.Status.ACTIVE) {
+                throw new PkiException(ErrorCode.CERTIFICATE_REVOKED, "EC " + currentId + " was superseded by a later enrolment");
+            }
+            if (!current.certificate().validAt(now)) {
+                throw new PkiException(ErrorCode.CERTIFICATE_EXPIRED, "EC " + currentId + " is not valid at " + now);
+            }
+            station = fleet.station(current.stationId())
+                    .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_STATION, "station of EC " + currentId + " is gone"));
+            superseded = Optional.of(current);
+        }
+        if (station.status() != StationStatus.ACTIVE) {
+            throw new PkiException(ErrorCode.STATION_NOT_ACTIVE, "station " + station.canonicalId() + " is " + station.status());
+        }
+        SubjectAttributes requested = received.request().requested();
+        requirePermitted(requested.appPermissions(), station);
+        GeographicRegion region = region(requested.region(), station);
+        Validity validity = validity(requested.validity(), station, now);
+
+        EtsiCertificate ec = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(validity,
+                received.request().verificationKey(), received.request().encryptionKey(), region), ea.certificate(), ea.signer());
+        EcRecord issued = new EcRecord(ec, station.canonicalId(), EcRecord.Status.ACTIVE, versions.next());
+        Optional<EcRecord> old = superseded.map(s -> s.superseded(versions.nextAbove(s.version())));
+        Acknowledgement ack = replicate(issued, old);
+        audit.info("issued EC {} to station {} of operator {} ({}, valid until {}, {} replicas, {})", ec.hashedId8(),
+                station.canonicalId(), station.operatorId(), received.initial() ? "initial" : "re-enrolment",
+                validity.end(), ack.replicas(), ack.token());
+        return ec;
+    }
+
+    private StationRecord registeredStation(byte[] itsId) {
+        String id = new String(itsId, StandardCharsets.US_ASCII);
+        if (!FleetKeys.ID.matcher(id).matches() || !Arrays.equals(id.getBytes(StandardCharsets.US_ASCII), itsId)) {
+            throw new PkiException(ErrorCode.UNKNOWN_STATION, "itsId is not a registrable canonical id");
+        }
+        return fleet.station(id).orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_STATION, "station " + id + " is not registered"));
+    }
+
+    /** An EC carries only 623; a request may list it (no SSP or within 01C0) and permissions the operator allowed. */
+    private static void requirePermitted(List<PsidSsp> requested, StationRecord station) {
+        for (PsidSsp p : requested) {
+            boolean ok = p.psid() == Psids.SECURED_CERTIFICATE_REQUEST
+                    ? p.kind() == PsidSsp.SspKind.NONE || Permissions.allows(List.of(PsidSsp.bitmap(p.psid(), CertificateProfiles.EC_SSP)), p)
+                    : Permissions.allows(station.permissions(), p);
+            if (!ok) {
+                throw new PkiException(ErrorCode.PERMISSIONS_NOT_ALLOWED, p + " is not permitted to station " + station.canonicalId());
+            }
+        }
+    }
+
+    private static GeographicRegion region(GeographicRegion requested, StationRecord station) {
+        if (requested == null) {
+            return station.region();
+        }
+        if (!GeographicRegion.contains(station.region(), requested)) {
+            throw new PkiException(ErrorCode.PERMISSIONS_NOT_ALLOWED, "requested region is outside the station's region");
+        }
+        return requested;
+    }
+
+    /** The requested validity if it is within the station's maximum and the EA's own; else from now, as long as allowed. */
+    private Validity validity(Validity requested, StationRecord station, Instant now) {
+        Instant eaEnd = ea.certificate().validity().end();
+        if (requested != null) {
+            Duration length = Duration.between(requested.start(), requested.end());
+            if (length.compareTo(station.maxEcValidity()) > 0 || requested.end().isAfter(eaEnd)
+                    || requested.start().isBefore(now.minus(settings.requestWindow())) || requested.start().isAfter(now.plus(MAX_START_DELAY))) {
+                throw new PkiException(ErrorCode.VALIDITY_NOT_ALLOWED, "requested validity " + requested.start() + " to "
+                        + requested.end() + " exceeds " + station.maxEcValidity() + " or the EA's validity");
+            }
+            return requested;
+        }
+        Instant start = Validity.of(now, Validity.Unit.SECONDS, 0).start();
+        long seconds = Math.min(station.maxEcValidity().toSeconds(), Duration.between(start, eaEnd).toSeconds());
+        if (seconds <= 0) {
+            throw new PkiException(ErrorCode.CERTIFICATE_EXPIRED, "the EA certificate is no longer valid");
+        }
+        if (seconds > 65_535) {
+            seconds -= seconds % 3_600;
+        }
+        return Validity.ofSeconds(start, seconds);
+    }
+
+    private Acknowledgement replicate(EcRecord issued, Optional<EcRecord> superseded) {
+        try {
+            return replica.submit(FleetCommands.enrolled(issued, superseded))
+                    .get(settings.replicationTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "EC " + issued.id() + " not replicated: " + cause, cause);
+        } catch (TimeoutException e) {
+            throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "EC " + issued.id() + " not replicated within "
+                    + settings.replicationTimeout(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "interrupted replicating EC " + issued.id(), e);
+        } catch (ReplicationException | IllegalArgumentException e) {
+            throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "EC " + issued.id() + " not replicated: " + e, e);
+        }
+    }
+}

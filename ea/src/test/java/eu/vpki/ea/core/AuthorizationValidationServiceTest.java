@@ -1,0 +1,148 @@
+package eu.vpki.ea.core;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.PsidSsp;
+import eu.vpki.common.etsi.ts103097.Psids;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.fleet.StationStatus;
+import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.RedisFixtureExtension;
+import eu.vpki.ea.testing.SimulatedAa;
+import eu.vpki.ea.testing.SimulatedStation;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Optional;
+
+import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AuthorizationValidationServiceTest {
+    @RegisterExtension
+    static final RedisFixtureExtension REDIS = new RedisFixtureExtension();
+
+    private static final TestPki PKI = EaCoreFixture.PKI;
+    private static final EtsiCertificate EA = PKI.ea;
+    private static final PsidSsp CAM = SimulatedStation.CAM_DENM.get(0);
+    private final SimulatedAa aa = new SimulatedAa(PKI);
+    private EaCoreFixture ea;
+
+    @BeforeEach
+    void start() {
+        ea = new EaCoreFixture(REDIS.fixture());
+    }
+
+    @AfterEach
+    void stop() {
+        ea.close();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"NIST_P256,true", "BRAINPOOL_P256R1,false", "BRAINPOOL_P384R1,true"})
+    void validEc_confirmsTheRequestedPermissions(EtsiCurve curve, boolean encryptEcSignature) {
+        SimulatedStation station = ea.enrolled("VIN-AT-" + curve, curve);
+        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), encryptEcSignature, NOW), EA, NOW);
+
+        var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
+
+        assertThat(result.responseCode()).isEqualTo(EtsiCodes.Validation.OK);
+        assertThat(result.confirmed().orElseThrow().appPermissions()).containsExactly(CAM);
+    }
+
+    @Test
+    void emptyRequest_confirmsEverythingTheOperatorPermitted() {
+        SimulatedStation station = ea.enrolled("VIN-ALL", EtsiCurve.NIST_P256);
+        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(), true, NOW), EA, NOW);
+        var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
+        assertThat(result.confirmed().orElseThrow().appPermissions()).containsExactlyElementsOf(SimulatedStation.CAM_DENM);
+    }
+
+    @Test
+    void permissionEscalation_isDenied() {
+        SimulatedStation station = ea.enrolled("VIN-ESC", EtsiCurve.NIST_P256);
+        ea.setPermissions(station, List.of(CAM));
+        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, SimulatedStation.CAM_DENM, true, NOW), EA, NOW);
+        assertRefused(toEa, EtsiCodes.Validation.DENIEDPERMISSIONS);
+    }
+
+    @Test
+    void sspBeyondThePermittedOne_isDenied() {
+        SimulatedStation station = ea.enrolled("VIN-SSP", EtsiCurve.NIST_P256);
+        ea.setPermissions(station, List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0x00, (byte) 0x00)));
+        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        assertRefused(toEa, EtsiCodes.Validation.DENIEDPERMISSIONS);
+    }
+
+    @Test
+    void suspendedStation_isDenied() {
+        SimulatedStation station = ea.enrolled("VIN-SUSP", EtsiCurve.NIST_P256);
+        ea.setStatus(station, StationStatus.SUSPENDED);
+        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        assertRefused(toEa, EtsiCodes.Validation.DENIEDPERMISSIONS);
+    }
+
+    @Test
+    void supersededEc_isUnknown() {
+        SimulatedStation station = ea.enrolled("VIN-SUPER", EtsiCurve.NIST_P256);
+        OutgoingRequest withOldEc = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        var again = station.initialRequest(EA, NOW);
+        assertThat(station.readResponse(ea.enrolment.enrol(again.body()), again, EA).ok()).isTrue();
+        assertRefused(withOldEc, EtsiCodes.Validation.UNKNOWNITS);
+    }
+
+    @Test
+    void ecNotIssuedByThisEa_isUnknown() {
+        // same EA certificate, but the EC was never stored by this EA's replicas
+        SimulatedStation station;
+        try (RedisFixture otherRedis = RedisFixture.start(); EaCoreFixture elsewhere = new EaCoreFixture(otherRedis)) {
+            station = elsewhere.enrolled("VIN-FOREIGN", EtsiCurve.NIST_P256);
+        }
+        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        assertRefused(toEa, EtsiCodes.Validation.UNKNOWNITS);
+    }
+
+    @Test
+    void aaNotInTheCtl_isInvalidAa() {
+        SimulatedStation station = ea.enrolled("VIN-NOCTL", EtsiCurve.NIST_P256);
+        AuthorizationValidationService strict = new AuthorizationValidationService(ea.identity, ea.fleet, id -> Optional.empty(),
+                ea.clock, new SecureRandom(), new SimpleMeterRegistry());
+        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        var result = aa.read(strict.validate(toEa.body()), toEa, EA);
+        assertThat(result.responseCode()).isEqualTo(EtsiCodes.Validation.INVALIDAA);
+    }
+
+    @Test
+    void requestNamingAnotherEa_isWrongEa() {
+        TestPki other = new TestPki(EtsiCurve.NIST_P256);
+        SimulatedStation station = ea.enrolled("VIN-WRONGEA", EtsiCurve.NIST_P256);
+        // the station names another EA (plain EC signature, so that this EA can still read it)
+        OutgoingRequest toEa = aa.forward(station.atRequest(other.ea, PKI.aa, List.of(CAM), false, NOW), EA, NOW);
+        assertRefused(toEa, EtsiCodes.Validation.WRONGEA);
+    }
+
+    @Test
+    void garbage_isUndecryptable() {
+        assertThatThrownBy(() -> ea.validation.validate(new byte[64])).isInstanceOfSatisfying(UndecryptableRequestException.class,
+                e -> assertThat(e.code()).isIn(ErrorCode.MALFORMED_ENCODING, ErrorCode.UNEXPECTED_CONTENT));
+    }
+
+    private void assertRefused(OutgoingRequest toEa, int code) {
+        String before = ea.replica.stateDigest();
+        var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
+        assertThat(result.responseCode()).isEqualTo(code);
+        assertThat(result.confirmed()).isEmpty();
+        assertThat(ea.replica.stateDigest()).isEqualTo(before);
+    }
+}

@@ -1,0 +1,80 @@
+package eu.vpki.ea.core;
+
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.fleet.FleetCommands;
+import eu.vpki.common.fleet.FleetState;
+import eu.vpki.common.fleet.StationRecord;
+import eu.vpki.common.fleet.StationStatus;
+import eu.vpki.common.fleet.VersionClock;
+import eu.vpki.common.replication.Replica;
+import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.ea.testing.TestReplicas;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import redis.clients.jedis.JedisPool;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** One EA core on a one-member replica with its own Redis, a fixed clock and a TestPki. */
+final class EaCoreFixture implements AutoCloseable {
+    static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+
+    final Clock clock = Clock.fixed(TestPki.NOW, ZoneOffset.UTC);
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final JedisPool pool;
+    final Replica replica;
+    final FleetState fleet;
+    final EaIdentity identity = new EaIdentity(PKI.ea, PKI.eaSigner(), PKI.eaEncKey);
+    final EnrolmentService enrolment;
+    final AuthorizationValidationService validation;
+    private final VersionClock versions = new VersionClock(clock);
+
+    EaCoreFixture(RedisFixture redis) {
+        pool = redis.newPool();
+        replica = TestReplicas.single(pool, clock, registry);
+        fleet = new FleetState(pool);
+        SecureRandom random = new SecureRandom();
+        enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, registry);
+        validation = new AuthorizationValidationService(identity, fleet,
+                id -> Optional.ofNullable(Map.of(PKI.aa.hashedId8(), PKI.aa).get(id)), clock, random, registry);
+    }
+
+    /** Registers a station as its operator would (one replicated command). */
+    void register(StationRecord station) {
+        replica.submit(FleetCommands.register(station.operatorId(), List.of(station.withVersion(versions.next())))).join();
+    }
+
+    void setStatus(SimulatedStation station, StationStatus status) {
+        StationRecord current = fleet.station(station.canonicalId).orElseThrow();
+        replica.submit(FleetCommands.update(current.withStatus(status, versions.nextAbove(current.version())))).join();
+    }
+
+    void setPermissions(SimulatedStation station, List<eu.vpki.common.etsi.ts103097.PsidSsp> permissions) {
+        StationRecord current = fleet.station(station.canonicalId).orElseThrow();
+        replica.submit(FleetCommands.update(current.withPermissions(permissions, versions.nextAbove(current.version())))).join();
+    }
+
+    /** Registers and enrols a station; returns it with its EC. */
+    SimulatedStation enrolled(String id, EtsiCurve curve) {
+        SimulatedStation station = new SimulatedStation(id, curve);
+        register(station.record("op-1"));
+        var request = station.initialRequest(PKI.ea, TestPki.NOW);
+        var result = station.readResponse(enrolment.enrol(request.body()), request, PKI.ea);
+        if (!result.ok()) {
+            throw new IllegalStateException("enrolment failed with " + result.responseCode());
+        }
+        return station;
+    }
+
+    @Override
+    public void close() {
+        replica.close();
+        pool.close();
+    }
+}

@@ -1,0 +1,207 @@
+package eu.vpki.ea.core;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.ts102941.SubjectAttributes;
+import eu.vpki.common.etsi.ts103097.CertificateChecks;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.PsidSsp;
+import eu.vpki.common.etsi.ts103097.Psids;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.etsi.ts103097.Validity;
+import eu.vpki.common.fleet.EcRecord;
+import eu.vpki.common.fleet.StationStatus;
+import eu.vpki.common.testing.RedisFixtureExtension;
+import eu.vpki.ea.testing.SimulatedStation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class EnrolmentServiceTest {
+    @RegisterExtension
+    static final RedisFixtureExtension REDIS = new RedisFixtureExtension();
+
+    private static final EtsiCertificate EA = EaCoreFixture.PKI.ea;
+    private EaCoreFixture ea;
+
+    @BeforeEach
+    void start() {
+        ea = new EaCoreFixture(REDIS.fixture());
+    }
+
+    @AfterEach
+    void stop() {
+        ea.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(EtsiCurve.class)
+    void initialEnrolment_issuesAnEcForTheNewKeyAndReplicatesIt(EtsiCurve curve) {
+        SimulatedStation station = new SimulatedStation("VIN-" + curve, curve);
+        ea.register(station.record("op-1"));
+
+        var request = station.initialRequest(EA, NOW);
+        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
+
+        assertThat(result.responseCode()).isEqualTo(EtsiCodes.Enrolment.OK);
+        EtsiCertificate ec = result.enrolmentCredential().orElseThrow();
+        CertificateChecks.checkIssuedBy(ec, EA, NOW);
+        assertThat(ec.appPermissions()).containsExactlyElementsOf(SimulatedStation.EC_REQUEST);
+        assertThat(Duration.between(ec.validity().start(), ec.validity().end())).isEqualTo(Duration.ofDays(365));
+        EcRecord stored = ea.fleet.ec(ec.hashedId8()).orElseThrow();
+        assertThat(stored.stationId()).isEqualTo(station.canonicalId);
+        assertThat(stored.status()).isEqualTo(EcRecord.Status.ACTIVE);
+        assertThat(ea.fleet.latestEc(station.canonicalId)).map(EcRecord::id).contains(ec.hashedId8());
+        assertThat(ea.registry.get("vpki.ea.requests").tag("endpoint", "enrolment").tag("outcome", "ok").timer().count()).isEqualTo(1);
+    }
+
+    @Test
+    void reEnrolment_signedWithTheCurrentEc_issuesANewEcAndSupersedesTheOld() {
+        SimulatedStation station = ea.enrolled("VIN-RE", EtsiCurve.BRAINPOOL_P256R1);
+        EtsiCertificate first = station.ec();
+
+        var request = station.reEnrolmentRequest(EA, NOW);
+        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
+
+        assertThat(result.ok()).isTrue();
+        assertThat(station.ec()).isNotEqualTo(first);
+        assertThat(ea.fleet.ec(first.hashedId8()).orElseThrow().status()).isEqualTo(EcRecord.Status.SUPERSEDED);
+        assertThat(ea.fleet.latestEc(station.canonicalId)).map(EcRecord::id).contains(station.ec().hashedId8());
+    }
+
+    @Test
+    void reEnrolment_withASupersededEc_isRefusedAsBadStatus() {
+        SimulatedStation station = ea.enrolled("VIN-OLD", EtsiCurve.NIST_P256);
+        var stale = station.reEnrolmentRequest(EA, NOW);
+        // the station enrols again with its canonical key: the first EC is superseded
+        var replacement = station.initialRequest(EA, NOW);
+        assertThat(station.readResponse(ea.enrolment.enrol(replacement.body()), replacement, EA).ok()).isTrue();
+
+        assertRefused(stale, EtsiCodes.Enrolment.BADITSSTATUS, station);
+    }
+
+    @Test
+    void enrolment_rejectsUnregisteredStation() {
+        SimulatedStation station = new SimulatedStation("VIN-UNKNOWN", EtsiCurve.NIST_P256);
+        assertRefused(station.initialRequest(EA, NOW), EtsiCodes.Enrolment.UNKNOWNITS, station);
+    }
+
+    @Test
+    void enrolment_rejectsARequestNotSignedWithTheCanonicalKey() {
+        SimulatedStation station = new SimulatedStation("VIN-FORGED", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        var forged = station.initialRequestSignedBy(EA, NOW, SubjectAttributes.permissions(SimulatedStation.EC_REQUEST),
+                EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM));
+        assertRefused(forged, EtsiCodes.Enrolment.INVALIDSIGNATURE, station);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = StationStatus.class, names = {"SUSPENDED", "REVOKED"})
+    void enrolment_rejectsAStationThatIsNotActive(StationStatus status) {
+        SimulatedStation station = new SimulatedStation("VIN-" + status, EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        ea.setStatus(station, status);
+        assertRefused(station.initialRequest(EA, NOW), EtsiCodes.Enrolment.BADITSSTATUS, station);
+    }
+
+    @Test
+    void enrolment_rejectsPermissionEscalation() {
+        SimulatedStation station = new SimulatedStation("VIN-GREEDY", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        var greedy = SubjectAttributes.permissions(List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
+                PsidSsp.bitmap(Psids.SPATEM, (byte) 0x01, (byte) 0xe0)));
+        assertRefused(station.initialRequest(EA, NOW, greedy), EtsiCodes.Enrolment.DENIEDPERMISSIONS, station);
+    }
+
+    @Test
+    void enrolment_rejectsAValidityBeyondTheOperatorsMaximum() {
+        SimulatedStation station = new SimulatedStation("VIN-LONG", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        var tooLong = new SubjectAttributes(Validity.of(NOW, Validity.Unit.YEARS, 2), null, null, SimulatedStation.EC_REQUEST);
+        assertRefused(station.initialRequest(EA, NOW, tooLong), EtsiCodes.Enrolment.DENIEDREQUEST, station);
+    }
+
+    @Test
+    void enrolment_acceptsAValidityWithinTheMaximum() {
+        SimulatedStation station = new SimulatedStation("VIN-SHORT", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        var request = station.initialRequest(EA, NOW, new SubjectAttributes(Validity.of(NOW, Validity.Unit.HOURS, 48), null, null,
+                SimulatedStation.EC_REQUEST));
+        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
+        assertThat(result.ok()).isTrue();
+        assertThat(station.ec().validity()).isEqualTo(Validity.of(NOW, Validity.Unit.HOURS, 48));
+    }
+
+    @Test
+    void enrolment_refusesAReplayedRequest() {
+        SimulatedStation station = new SimulatedStation("VIN-REPLAY", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        var request = station.initialRequest(EA, NOW);
+        assertThat(station.readResponse(ea.enrolment.enrol(request.body()), request, EA).ok()).isTrue();
+
+        assertRefused(request, EtsiCodes.Enrolment.DENIEDREQUEST, station);
+        assertThat(ea.registry.get("vpki.ea.refusals").tag("code", ErrorCode.REPLAYED_REQUEST.name()).counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void enrolment_refusesAnOutdatedRequest() {
+        SimulatedStation station = new SimulatedStation("VIN-STALE", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        assertRefused(station.initialRequest(EA, NOW.minus(Duration.ofMinutes(6))), EtsiCodes.Enrolment.DENIEDREQUEST, station);
+    }
+
+    @Test
+    void garbage_isUndecryptableAndChangesNothing() {
+        String before = ea.replica.stateDigest();
+        assertThatThrownBy(() -> ea.enrolment.enrol(new byte[]{1, 2, 3})).isInstanceOfSatisfying(UndecryptableRequestException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_ENCODING));
+        assertThat(ea.replica.stateDigest()).isEqualTo(before);
+    }
+
+    @Test
+    void tamperedCiphertext_isUndecryptable() {
+        SimulatedStation station = new SimulatedStation("VIN-TAMPER", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        byte[] body = station.initialRequest(EA, NOW).body();
+        body[body.length - 20] ^= 0x01;
+        String before = ea.replica.stateDigest();
+
+        assertThatThrownBy(() -> ea.enrolment.enrol(body)).isInstanceOfSatisfying(UndecryptableRequestException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.DECRYPTION_FAILED));
+        assertThat(ea.replica.stateDigest()).isEqualTo(before);
+    }
+
+    @Test
+    void requestForAnotherEa_isUndecryptable() {
+        TestPki other = new TestPki(EtsiCurve.NIST_P256);
+        SimulatedStation station = new SimulatedStation("VIN-ELSEWHERE", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        byte[] body = station.initialRequest(other.ea, NOW).body();
+        assertThatThrownBy(() -> ea.enrolment.enrol(body)).isInstanceOfSatisfying(UndecryptableRequestException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_ENCRYPTED_FOR_US));
+    }
+
+    private void assertRefused(eu.vpki.common.etsi.ts102941.OutgoingRequest request, int expectedCode, SimulatedStation station) {
+        String before = ea.replica.stateDigest();
+        EtsiCertificate ecBefore = station.ec();
+        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
+        assertThat(result.responseCode()).isEqualTo(expectedCode);
+        assertThat(result.enrolmentCredential()).isEmpty();
+        assertThat(station.ec()).isEqualTo(ecBefore);
+        assertThat(ea.replica.stateDigest()).as("state unchanged by a refusal").isEqualTo(before);
+        assertThat(Arrays.asList(ea.registry.get("vpki.ea.refusals").counters().toArray())).isNotEmpty();
+    }
+}

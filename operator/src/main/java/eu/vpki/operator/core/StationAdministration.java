@@ -1,0 +1,80 @@
+package eu.vpki.operator.core;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.ts103097.PsidSsp;
+import eu.vpki.common.fleet.FleetCommands;
+import eu.vpki.common.fleet.FleetState;
+import eu.vpki.common.fleet.StationRecord;
+import eu.vpki.common.fleet.StationStatus;
+import eu.vpki.common.fleet.VersionClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reading and changing single stations of the caller's own fleet. A station of another operator
+ * is reported as not found (its existence is not revealed). Every change writes the whole record
+ * with a version above the one read, so it wins over what it read on every replica.
+ */
+public final class StationAdministration {
+    private static final Logger audit = LoggerFactory.getLogger("eu.vpki.audit.operator");
+
+    private final FleetState fleet;
+    private final ReadYourWrites rw;
+    private final VersionClock versions;
+
+    public StationAdministration(FleetState fleet, ReadYourWrites rw, VersionClock versions) {
+        this.fleet = fleet;
+        this.rw = rw;
+        this.versions = versions;
+    }
+
+    /** One station; {@code version} (may be null) is a token the read must reflect. */
+    public Inputs.StationView read(String operatorId, String canonicalId, String version) {
+        rw.awaitVersion(version);
+        StationRecord s = own(operatorId, canonicalId);
+        return StationInputs.view(s, fleet.latestEc(canonicalId).orElse(null));
+    }
+
+    /** The caller's fleet. */
+    public Inputs.FleetView list(String operatorId, String version) {
+        rw.awaitVersion(version);
+        return new Inputs.FleetView(operatorId, List.copyOf(fleet.fleet(operatorId)));
+    }
+
+    public Inputs.WriteResult changePermissions(String operatorId, String canonicalId, Inputs.PermissionChange change) {
+        List<FieldError> errors = new ArrayList<>();
+        List<PsidSsp> permissions = StationInputs.permissions(change == null ? null : change.permissions(), "permissions", errors);
+        if (!errors.isEmpty()) {
+            throw new InvalidInputException(errors);
+        }
+        StationRecord s = own(operatorId, canonicalId);
+        if (s.status() == StationStatus.REVOKED) {
+            throw new PkiException(ErrorCode.INVALID_STATE_TRANSITION, "station " + canonicalId + " is revoked");
+        }
+        return write(s.withPermissions(permissions, versions.nextAbove(s.version())), "permissions " + permissions);
+    }
+
+    public Inputs.WriteResult changeStatus(String operatorId, String canonicalId, StationStatus next) {
+        StationRecord s = own(operatorId, canonicalId);
+        if (!s.status().mayBecome(next)) {
+            throw new PkiException(ErrorCode.INVALID_STATE_TRANSITION, "station " + canonicalId + " is " + s.status()
+                    + " and cannot become " + next);
+        }
+        return write(s.withStatus(next, versions.nextAbove(s.version())), "status " + next);
+    }
+
+    private Inputs.WriteResult write(StationRecord changed, String what) {
+        String token = rw.write(FleetCommands.update(changed));
+        audit.info("operator {} changed station {}: {} ({})", changed.operatorId(), changed.canonicalId(), what, token);
+        return new Inputs.WriteResult(token, List.of(changed.canonicalId()));
+    }
+
+    private StationRecord own(String operatorId, String canonicalId) {
+        return fleet.station(canonicalId).filter(s -> s.operatorId().equals(operatorId))
+                .orElseThrow(() -> new PkiException(ErrorCode.NOT_FOUND, "no station " + canonicalId + " in this operator's fleet"));
+    }
+}
