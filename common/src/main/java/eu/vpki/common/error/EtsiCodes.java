@@ -8,6 +8,39 @@ public final class EtsiCodes {
     private EtsiCodes() {
     }
 
+    private static final String[] ENROLMENT_NAMES = {"ok", "cantparse", "badcontenttype", "imnottherecipient",
+            "unknownencryptionalgorithm", "decryptionfailed", "unknownits", "invalidsignature", "invalidencryptionkey",
+            "baditsstatus", "incompleterequest", "deniedpermissions", "invalidkeys", "deniedrequest"};
+    private static final String[] AUTHORIZATION_NAMES = {"ok", "its-aa-cantparse", "its-aa-badcontenttype",
+            "its-aa-imnottherecipient", "its-aa-unknownencryptionalgorithm", "its-aa-decryptionfailed", "its-aa-keysdontmatch",
+            "its-aa-incompleterequest", "its-aa-invalidencryptionkey", "its-aa-outofsyncrequest", "its-aa-unknownea",
+            "its-aa-invalidea", "its-aa-deniedpermissions", "aa-ea-cantreachea", "ea-aa-cantparse", "ea-aa-badcontenttype",
+            "ea-aa-imnottherecipient", "ea-aa-unknownencryptionalgorithm", "ea-aa-decryptionfailed", "invalidaa",
+            "invalidaasignature", "wrongea", "unknownits", "invalidsignature", "invalidencryptionkey", "deniedpermissions",
+            "deniedtoomanycerts"};
+    private static final String[] VALIDATION_NAMES = {"ok", "cantparse", "badcontenttype", "imnottherecipient",
+            "unknownencryptionalgorithm", "decryptionfailed", "invalidaa", "invalidaasignature", "wrongea", "unknownits",
+            "invalidsignature", "invalidencryptionkey", "deniedpermissions", "deniedtoomanycerts", "deniedrequest"};
+
+    /** ASN.1 name of an EnrolmentResponseCode value, e.g. {@code unknownits}. */
+    public static String enrolmentName(int code) {
+        return name(ENROLMENT_NAMES, code);
+    }
+
+    /** ASN.1 name of an AuthorizationResponseCode value, e.g. {@code its-aa-keysdontmatch}. */
+    public static String authorizationName(int code) {
+        return name(AUTHORIZATION_NAMES, code);
+    }
+
+    /** ASN.1 name of an AuthorizationValidationResponseCode value. */
+    public static String validationName(int code) {
+        return name(VALIDATION_NAMES, code);
+    }
+
+    private static String name(String[] names, int code) {
+        return code >= 0 && code < names.length ? names[code] : "code-" + code;
+    }
+
     /** EnrolmentResponseCode. */
     public static final class Enrolment {
         private Enrolment() {

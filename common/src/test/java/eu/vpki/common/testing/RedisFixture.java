@@ -1,5 +1,7 @@
 package eu.vpki.common.testing;
 
+import eu.vpki.common.redis.RedisServerBinary;
+
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;

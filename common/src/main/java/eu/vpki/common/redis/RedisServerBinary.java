@@ -1,4 +1,4 @@
-package eu.vpki.common.testing;
+package eu.vpki.common.redis;
 
 import java.io.File;
 import java.io.IOException;
@@ -11,19 +11,19 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Finds a {@code redis-server} executable for {@link RedisServerProcess}, in this order:
+ * Finds a {@code redis-server} executable for {@link RedisServer}, in this order:
  * <ol>
  *   <li>system property {@code vpki.redis.server} or environment variable {@code VPKI_REDIS_SERVER};</li>
  *   <li>{@code redis-server} on {@code PATH};</li>
  *   <li>the Linux x86-64 binary shipped as resource {@value #EMBEDDED_RESOURCE} in the embedded-redis jar
- *       (test scope), extracted once per JVM to a temporary directory.</li>
+ *       (a test dependency of every module, a runtime one of the load client), extracted once per JVM.</li>
  * </ol>
  */
 public final class RedisServerBinary {
 
-    static final String OVERRIDE_PROPERTY = "vpki.redis.server";
-    static final String OVERRIDE_ENV = "VPKI_REDIS_SERVER";
-    static final String EMBEDDED_RESOURCE = "redis-server-6.2.6-v5-linux-amd64";
+    public static final String OVERRIDE_PROPERTY = "vpki.redis.server";
+    public static final String OVERRIDE_ENV = "VPKI_REDIS_SERVER";
+    public static final String EMBEDDED_RESOURCE = "redis-server-6.2.6-v5-linux-amd64";
 
     private static Path extracted;
 
@@ -36,7 +36,7 @@ public final class RedisServerBinary {
     }
 
     /** The binary named by {@code vpki.redis.server} / {@code VPKI_REDIS_SERVER}, if any. */
-    static Optional<Path> explicitOverride() {
+    public static Optional<Path> explicitOverride() {
         String named = System.getProperty(OVERRIDE_PROPERTY, System.getenv(OVERRIDE_ENV));
         if (named == null || named.isBlank()) {
             return Optional.empty();

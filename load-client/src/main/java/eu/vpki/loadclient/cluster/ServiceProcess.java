@@ -1,0 +1,179 @@
+package eu.vpki.loadclient.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One service of the local cluster as a child JVM ({@code java -jar}), its output in one log file.
+ * Started, awaited until {@code /actuator/health} answers UP, stopped with SIGTERM (Spring Boot's
+ * graceful shutdown) and, failing that, killed. A shutdown hook kills whatever is left, so neither
+ * Ctrl-C nor a crash leaves processes behind.
+ */
+public final class ServiceProcess implements AutoCloseable {
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            RUNNING.forEach(Process::destroy);
+            RUNNING.forEach(p -> {
+                try {
+                    if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                        p.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    p.destroyForcibly();
+                }
+            });
+        }, "vpki-cluster-reaper"));
+    }
+
+    private final String name;
+    private final Process process;
+    private final URI baseUrl;
+    private final Path log;
+
+    private ServiceProcess(String name, Process process, URI baseUrl, Path log) {
+        this.name = name;
+        this.process = process;
+        this.baseUrl = baseUrl;
+        this.log = log;
+    }
+
+    /**
+     * Starts {@code java [jvmOptions] -jar jar [--key=value ...]} with output appended to {@code logDir/name.log}.
+     *
+     * @param baseUrl where the service will listen (used for the health check)
+     */
+    public static ServiceProcess start(String name, Path jar, List<String> jvmOptions, Map<String, String> properties,
+                                       Map<String, String> environment, URI baseUrl, Path logDir) {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " not found: build first (mvn -B -DskipTests package)");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-jar");
+        command.add(jar.toString());
+        properties.forEach((k, v) -> command.add("--" + k + "=" + v));
+        try {
+            Files.createDirectories(logDir);
+            Path log = logDir.resolve(name + ".log");
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            pb.environment().putAll(environment);
+            Process p = pb.start();
+            RUNNING.add(p);
+            return new ServiceProcess(name, p, baseUrl, log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
+    }
+
+    /** Waits until the service reports UP; fails with the tail of its log if it exits or times out. */
+    public ServiceProcess awaitHealthy(HttpClient http, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        URI health = baseUrl.resolve("/actuator/health");
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + tail(40));
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200 && r.body().contains("\"UP\"")) {
+                    return this;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + name, e);
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + name, e);
+            }
+        }
+        throw new IllegalStateException(name + " not healthy after " + timeout + ":\n" + tail(40));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public URI baseUrl() {
+        return baseUrl;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** The last lines of the service's log. */
+    public String tail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    /** SIGKILL, as a crash would. */
+    public void kill() {
+        process.destroyForcibly();
+        waitExit();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+        waitExit();
+    }
+
+    private void waitExit() {
+        try {
+            process.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            throw new IllegalStateException(name + " did not exit", e);
+        } finally {
+            RUNNING.remove(process);
+        }
+    }
+}

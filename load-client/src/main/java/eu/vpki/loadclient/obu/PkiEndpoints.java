@@ -1,0 +1,48 @@
+package eu.vpki.loadclient.obu;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.ts102941.CtlEntry;
+import eu.vpki.common.etsi.ts102941.RcaCtl;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.validation.TrustStore;
+
+import java.net.URI;
+import java.util.List;
+
+/**
+ * What an OBU learns from the RCA certificate and the CTL: the EA to enrol with (its certificate and
+ * {@code itsAccessPoint}), the AAs (certificate and {@code accessPoint}), and the trust store that
+ * every returned certificate must validate against.
+ */
+public record PkiEndpoints(EtsiCertificate rca, TrustStore trust, Ea ea, List<Aa> aas) {
+    public record Ea(EtsiCertificate certificate, URI enrolment) {
+    }
+
+    public record Aa(EtsiCertificate certificate, URI authorization) {
+    }
+
+    public PkiEndpoints {
+        aas = List.copyOf(aas);
+        if (aas.isEmpty()) {
+            throw new PkiException(ErrorCode.NOT_TRUSTED, "the CTL lists no AA");
+        }
+    }
+
+    /** Picks the EA (the first with an enrolment access point, or the one named) and every AA of the CTL. */
+    public static PkiEndpoints fromCtl(EtsiCertificate rca, RcaCtl ctl, TrustStore trust, String eaName) {
+        Ea ea = ctl.enrolmentAuthorities().stream()
+                .filter(e -> trust.authority(e.certificate().hashedId8()).isPresent())
+                .filter(e -> eaName == null || e.certificate().name().map(eaName::equals).orElse(false))
+                .filter(e -> e.itsAccessPoint() != null)
+                .findFirst()
+                .map(e -> new Ea(e.certificate(), URI.create(e.itsAccessPoint())))
+                .orElseThrow(() -> new PkiException(ErrorCode.NOT_TRUSTED, "the CTL lists no usable EA"
+                        + (eaName == null ? "" : " named " + eaName)));
+        List<Aa> aas = ctl.authorizationAuthorities().stream()
+                .filter(a -> trust.authority(a.certificate().hashedId8()).isPresent())
+                .map((CtlEntry.Aa a) -> new Aa(a.certificate(), URI.create(a.accessPoint())))
+                .toList();
+        return new PkiEndpoints(rca, trust, ea, aas);
+    }
+}
