@@ -20,7 +20,9 @@ import java.util.Set;
  * <ul>
  *   <li>permissions: each confirmed permission that was also requested (same PSID; a bitmap SSP is
  *       narrowed to the bits both set), that this policy allows ({@code psids}, empty = any) and that
- *       the AA certificate may issue; never more than requested, never more than the EC allows;</li>
+ *       the AA certificate may issue; never more than requested, never more than the EC allows. A
+ *       request naming no permissions asks for what the station may have: the EA confirms the
+ *       station's permissions then, and those are taken (still within policy and the AA's);</li>
  *   <li>validity: from now (or the requested start, if later, at most one policy validity ahead) for
  *       {@code validity}, cut to the requested, the confirmed and the AA certificate's end;</li>
  *   <li>region: the confirmed region, else the requested one, else {@code defaultRegion}, else the
@@ -54,7 +56,7 @@ public record AtPolicy(Duration validity, GeographicRegion defaultRegion, Set<Lo
     List<PsidSsp> permissions(List<PsidSsp> requested, List<PsidSsp> confirmed, EtsiCertificate aa) {
         List<PsidSsp> granted = new ArrayList<>();
         for (PsidSsp c : confirmed) {
-            for (PsidSsp r : requested) {
+            for (PsidSsp r : requested.isEmpty() ? List.of(c) : requested) {
                 PsidSsp g = intersect(r, c);
                 if (g != null && (psids.isEmpty() || psids.contains(g.psid()))
                         && aa.certIssuePermissions().stream().anyMatch(p -> p.eeApp() && p.covers(g))

@@ -36,6 +36,11 @@ class AtPolicyTest {
     }
 
     @Test
+    void permissions_nothingRequested_takesWhatTheEaConfirmed() {
+        assertThat(AtPolicy.DEFAULT.grant(perms(), perms(CAM, DENM), PKI.aa, NOW).permissions()).containsExactly(CAM, DENM);
+    }
+
+    @Test
     void permissions_policyPsidsFilter_andDifferentSspVersionsDoNotMix() {
         AtPolicy camOnly = new AtPolicy(Duration.ofDays(7), null, Set.of(Psids.CAM));
         assertThat(camOnly.grant(perms(CAM, DENM), perms(CAM, DENM), PKI.aa, NOW).permissions()).containsExactly(CAM);
