@@ -12,6 +12,7 @@ import eu.vpki.aa.core.EaValidation;
 import eu.vpki.aa.core.ReplayGuard;
 import eu.vpki.aa.core.RequestWindow;
 import eu.vpki.aa.core.RotatingFileAuditLog;
+import eu.vpki.aa.ea.ApacheValidationClient;
 import eu.vpki.aa.ea.JdkValidationClient;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.ErrorCode;
@@ -105,7 +106,11 @@ public class AaConfiguration {
 
     @Bean
     AuthorizationValidationClient authorizationValidationClient(AaProperties aa) {
-        return new JdkValidationClient(aa.ea().connectTimeout(), aa.ea().requestTimeout());
+        AaProperties.Ea ea = aa.ea();
+        return switch (ea.client()) {
+            case JDK -> new JdkValidationClient(ea.connectTimeout(), ea.requestTimeout());
+            case APACHE -> new ApacheValidationClient(ea.connectTimeout(), ea.requestTimeout(), ea.maxConnections());
+        };
     }
 
     @Bean

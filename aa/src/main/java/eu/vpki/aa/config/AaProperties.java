@@ -52,9 +52,14 @@ public record AaProperties(
                         @DefaultValue("1d") Duration maxFileAge) {
     }
 
+    /** Which HTTP client talks to EAs. */
+    public enum Client { JDK, APACHE }
+
     /** {@code vpki.aa.ea.*}: the HTTP client to EAs and further replicas per EA (HashedId8 hex to URLs). */
-    public record Ea(@DefaultValue("1s") Duration connectTimeout,
+    public record Ea(@DefaultValue("JDK") Client client,
+                     @DefaultValue("1s") Duration connectTimeout,
                      @DefaultValue("3s") Duration requestTimeout,
+                     @DefaultValue("64") @Min(1) int maxConnections,
                      Map<String, List<URI>> replicas) {
         public Ea {
             replicas = replicas == null ? Map.of() : Map.copyOf(replicas);
