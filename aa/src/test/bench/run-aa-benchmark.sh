@@ -4,7 +4,7 @@
 # Builds the modules it needs (offline), then runs eu.vpki.aa.bench.AaThroughputBenchmark on the aa test class path;
 # the AA processes it starts use the same class path. Output: stdout and aa/target/aa-benchmark/*.md (+ AA logs, JFR).
 set -eu
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../../.."
 mvn -B -q -o -pl aa -am install -DskipTests
 mvn -B -q -o -pl aa dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
 CP="aa/target/test-classes:aa/target/classes:$(cat aa/target/bench.classpath)"

@@ -124,7 +124,7 @@ public final class AaThroughputBenchmark {
 
     void run() throws Exception {
         log("machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name") + " "
-                + System.getProperty("java.version") + "; EA client " + EA_CLIENT + "; warm-up " + WARMUP + ", measure " + MEASURE);
+                + System.getProperty("java.version") + "; EA client " + EA_CLIENT + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
         pki.startRcaAndDc();
         ea = pki.certifyEa("ea-bench", 1);
         pki.certifyAa(aaUri(aaPorts.get(0)));
@@ -146,6 +146,7 @@ public final class AaThroughputBenchmark {
             }
         }
         results.addAll(ceiling("after"));
+        log("load average at the end (other work on this machine shows here): " + loadAverage());
         table(results);
         Files.writeString(OUT.resolve("aa-benchmark-" + Instant.now().toString().replace(':', '-') + ".md"), report);
     }
@@ -428,6 +429,14 @@ public final class AaThroughputBenchmark {
     void log(String line) {
         System.out.println(line);
         report.append(line).append('\n');
+    }
+
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     static String prop(String name, String def) {
