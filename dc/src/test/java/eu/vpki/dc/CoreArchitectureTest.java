@@ -12,6 +12,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 class CoreArchitectureTest {
     @ArchTest
     static final ArchRule coreHasNoSpring = noClasses().that().resideInAPackage("eu.vpki.dc.core..")
-            .should().dependOnClassesThat().resideInAPackage("org.springframework..")
-            .allowEmptyShould(true);
+            .should().dependOnClassesThat().resideInAPackage("org.springframework..");
+
+    /** BouncyCastle and the OER codec are internal to the ETSI core in common: services use its API only. */
+    @ArchTest
+    static final ArchRule serviceUsesNoEtsiInternals = noClasses().that().resideInAPackage("eu.vpki.dc..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.bouncycastle..", "eu.vpki.common.etsi.oer..");
 }

@@ -164,8 +164,8 @@ public final class DistributionCentre {
         Path dir = dataDir.resolve(signer.toHex());
         AtomicFiles.write(dir.resolve(kind.fileName()), body);
         lists.get(signer).put(kind, next);
-        if (kind == ListKind.CTL) {
-            // the held delta belonged to the previous full CTL
+        if (kind == ListKind.CTL && current != null) {
+            // the held delta belonged to the replaced full CTL
             lists.get(signer).remove(ListKind.DELTA_CTL);
             try {
                 Files.deleteIfExists(dir.resolve(ListKind.DELTA_CTL.fileName()));

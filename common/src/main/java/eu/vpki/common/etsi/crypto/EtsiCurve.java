@@ -3,6 +3,7 @@ package eu.vpki.common.etsi.crypto;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.x9.ECNamedCurveTable;
 import org.bouncycastle.asn1.x9.X9ECParameters;
+import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.crypto.params.ECNamedDomainParameters;
 
 /** The elliptic curves of IEEE 1609.2 / TS 103 097 that this PKI signs and encrypts with. */
@@ -22,7 +23,13 @@ public enum EtsiCurve {
         this.fieldBytes = fieldBytes;
         this.hash = hash;
         this.encryptionCapable = encryptionCapable;
-        X9ECParameters x9 = ECNamedCurveTable.getByName(curveName);
+        // BouncyCastle's special-form implementation where it has one (secp256r1: fixed-size
+        // field arithmetic, several times faster than the generic one ECNamedCurveTable returns);
+        // the brainpool curves have none. Same curve, same encodings: only the arithmetic differs.
+        X9ECParameters x9 = CustomNamedCurves.getByName(curveName);
+        if (x9 == null) {
+            x9 = ECNamedCurveTable.getByName(curveName);
+        }
         ASN1ObjectIdentifier oid = ECNamedCurveTable.getOID(curveName);
         this.domain = new ECNamedDomainParameters(oid, x9);
     }

@@ -1,0 +1,412 @@
+package eu.vpki.loadclient.cluster;
+
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.redis.RedisServer;
+import eu.vpki.common.redis.RedisServerBinary;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * A complete PKI on this machine: RCA, DC, EA replicas and Operator replicas (one JGroups group,
+ * each with its own real Redis), and AAs, each service its own JVM, logs in one folder. It generates
+ * the secrets, the EA and AA keys, has the RCA certify them, waits until everything is healthy and
+ * the DC serves a CTL listing them, and writes {@code cluster.json} (endpoints, pids) so that
+ * {@link #stop(Path)} from another process can end it. {@link #close()} (or Ctrl-C) stops everything.
+ */
+public final class LocalCluster implements AutoCloseable {
+    static final String STATE_FILE = "cluster.json";
+    static final String OPERATOR_ID = "demo-operator";
+    private static final Duration HEALTH_TIMEOUT = Duration.ofMinutes(3);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Small, fast-starting JVMs for the services that do little work; the EA and AA get the JIT's full tiers. */
+    private static final List<String> LIGHT_JVM = List.of("-Xss512k", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    private static final List<String> WORK_JVM = List.of("-Xss512k", "-Xmx768m", "-XX:+UseParallelGC");
+
+    private final ClusterSpec spec;
+    private final HttpClient http;
+    private final List<ServiceProcess> services = new ArrayList<>();
+    private final List<RedisServer> redis = new ArrayList<>();
+    private final SecureRandom random = new SecureRandom();
+    private Endpoints endpoints;
+
+    /** What a client needs to use the cluster. */
+    public record Endpoints(URI rca, URI dc, List<URI> operators, List<URI> eaReplicas, List<URI> aas, Path rcaCertificate,
+                            String operatorId, String operatorToken, Path logDir) {
+    }
+
+    private LocalCluster(ClusterSpec spec, HttpClient http) {
+        this.spec = spec;
+        this.http = http;
+    }
+
+    /** Starts everything and returns when the cluster is usable. */
+    public static LocalCluster start(ClusterSpec spec, java.util.function.Consumer<String> log) {
+        LocalCluster c = new LocalCluster(spec, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+                .version(HttpClient.Version.HTTP_1_1).build());
+        try {
+            c.boot(log);
+            return c;
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    public Endpoints endpoints() {
+        return endpoints;
+    }
+
+    public ClusterSpec spec() {
+        return spec;
+    }
+
+    public List<ServiceProcess> services() {
+        return List.copyOf(services);
+    }
+
+    private void boot(java.util.function.Consumer<String> log) {
+        Path work = spec.workDir().toAbsolutePath();
+        Path logs = work.resolve("logs");
+        Path secrets = work.resolve("secrets");
+        try {
+            deleteRecursively(work);
+            Files.createDirectories(logs);
+            Files.createDirectories(secrets);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String adminToken = token();
+        String operatorToken = token();
+        char[] keystorePassword = token().toCharArray();
+        Path adminTokenFile = write(secrets.resolve("admin-token"), adminToken);
+        Path passwordFile = write(secrets.resolve("keystore-password"), new String(keystorePassword));
+        Path credentials = write(secrets.resolve("operator-credentials"), OPERATOR_ID + ":" + sha256Hex(operatorToken) + "\n");
+
+        URI rcaUrl = local(spec.rcaPort());
+        URI dcUrl = local(spec.dcPort());
+        log.accept("starting RCA and DC (logs in " + logs + ")");
+        ServiceProcess rca = launch("rca", jar("rca"), LIGHT_JVM, props(spec.rcaPort(),
+                "vpki.rca.data-dir", work.resolve("rca").toString(),
+                "vpki.keystore.path", work.resolve("rca/rca.p12").toString(),
+                "vpki.keystore.password-file", passwordFile.toString(),
+                "vpki.admin.token-file", adminTokenFile.toString(),
+                "vpki.rca.name", "vpki local Root CA",
+                "vpki.rca.curve", spec.authorityCurve(),
+                "vpki.dc.urls", dcUrl.toString() + "/",
+                "vpki.rca.renewal-check-interval", "PT5S"), rcaUrl, logs);
+        rca.awaitHealthy(http, HEALTH_TIMEOUT);
+        Path rcaCert = work.resolve("rca.cert");
+        write(rcaCert, get(rcaUrl.resolve("/rca/certificate")));
+        ServiceProcess dc = launch("dc", jar("dc"), LIGHT_JVM, props(spec.dcPort(),
+                "vpki.dc.data-dir", work.resolve("dc").toString(),
+                "vpki.rca.certificate-file", rcaCert.toString(),
+                "vpki.rca.url", rcaUrl.toString(),
+                "vpki.dc.pull-interval", "PT5S"), dcUrl, logs);
+
+        // the EA: keys generated here (one key store copied to every replica), certified by the RCA
+        List<URI> eaUrls = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> local(spec.eaPort(i))).toList();
+        Path eaStore = work.resolve("ea/ea.p12");
+        EtsiCertificate eaCert = certify(rcaUrl, adminToken, "EA", "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
+                Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint", eaUrls.get(0) + "/ea/authorization-validation"));
+        Path eaCertFile = write(work.resolve("ea/ea.cert"), eaCert.encoded());
+
+        List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> local(spec.aaPort(i))).toList();
+        Path aaStore = work.resolve("aa/aa.p12");
+        EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing", "aa-encryption",
+                Map.of("accessPoint", aaUrls.get(0) + "/aa/authorization"));
+        Path aaCertFile = write(work.resolve("aa/aa.cert"), aaCert.encoded());
+        dc.awaitHealthy(http, HEALTH_TIMEOUT);
+
+        // the replication group: EA replicas then Operators, each with its own Redis
+        Path redisBinary = RedisServerBinary.locate();
+        String initialHosts = IntStream.range(0, spec.groupSize()).mapToObj(m -> "127.0.0.1[" + spec.jgroupsPort(m) + "]")
+                .collect(Collectors.joining(","));
+        log.accept("starting " + spec.describe() + " (redis-server: " + redisBinary + ")");
+        List<ServiceProcess> group = new ArrayList<>();
+        for (int i = 0; i < spec.eaReplicas(); i++) {
+            RedisServer r = RedisServer.start(redisBinary, new RedisServer.Options(0, work.resolve("redis/ea-" + i), true));
+            redis.add(r);
+            Map<String, String> p = replicaProps(spec.eaPort(i), "ea-" + i, i, initialHosts, r);
+            p.putAll(props(spec.eaPort(i),
+                    "vpki.keystore.path", copy(eaStore, work.resolve("ea-" + i + "/ea.p12")).toString(),
+                    "vpki.keystore.password-file", passwordFile.toString(),
+                    "vpki.ea.certificate-file", eaCertFile.toString(),
+                    "vpki.rca.certificate-file", rcaCert.toString(),
+                    "vpki.dc.urls", dcUrl.toString(),
+                    "vpki.dc.refresh-interval", "5s"));
+            group.add(launch("ea-" + i, jar("ea"), WORK_JVM, p, eaUrls.get(i), logs));
+        }
+        List<URI> operatorUrls = new ArrayList<>();
+        for (int i = 0; i < spec.operatorReplicas(); i++) {
+            RedisServer r = RedisServer.start(redisBinary, new RedisServer.Options(0, work.resolve("redis/operator-" + i), true));
+            redis.add(r);
+            int member = spec.eaReplicas() + i;
+            Map<String, String> p = replicaProps(spec.operatorPort(i), "operator-" + i, member, initialHosts, r);
+            p.put("vpki.operator.credentials-file", credentials.toString());
+            operatorUrls.add(local(spec.operatorPort(i)));
+            group.add(launch("operator-" + i, jar("operator"), LIGHT_JVM, p, local(spec.operatorPort(i)), logs));
+        }
+        String eaId = eaCert.hashedId8().toHex();
+        for (int i = 0; i < spec.aas(); i++) {
+            Map<String, String> p = props(spec.aaPort(i),
+                    "vpki.keystore.path", copy(aaStore, work.resolve("aa-" + i + "/aa.p12")).toString(),
+                    "vpki.keystore.password-file", passwordFile.toString(),
+                    "vpki.aa.certificate-file", aaCertFile.toString(),
+                    "vpki.rca.certificate-file", rcaCert.toString(),
+                    "vpki.dc.urls", dcUrl.toString(),
+                    "vpki.dc.check-interval", "5s",
+                    "vpki.aa.audit.dir", work.resolve("aa-" + i + "/audit").toString(),
+                    "vpki.aa.audit.instance", "aa-" + i);
+            // further EA replicas for validation fail-over, after the CTL's aaAccessPoint
+            p.put("vpki.aa.ea.replicas." + eaId, eaUrls.stream().skip(1).map(u -> u + "/ea/authorization-validation")
+                    .collect(Collectors.joining(",")));
+            group.add(launch("aa-" + i, jar("aa"), WORK_JVM, p, aaUrls.get(i), logs));
+        }
+        List<CompletableFuture<ServiceProcess>> ready = group.stream()
+                .map(s -> CompletableFuture.supplyAsync(() -> s.awaitHealthy(http, HEALTH_TIMEOUT))).toList();
+        ready.forEach(CompletableFuture::join);
+        endpoints = new Endpoints(rcaUrl, dcUrl, operatorUrls, eaUrls, aaUrls, rcaCert, OPERATOR_ID, operatorToken, logs);
+        writeState(work);
+        log.accept("cluster ready: " + spec.describe());
+    }
+
+    private Map<String, String> replicaProps(int httpPort, String id, int member, String initialHosts, RedisServer r) {
+        return props(httpPort,
+                "vpki.replication.replica-id", id,
+                "vpki.replication.order", spec.order(),
+                "vpki.replication.propagation", spec.propagation(),
+                "vpki.replication.bind-address", "127.0.0.1",
+                "vpki.replication.bind-port", Integer.toString(spec.jgroupsPort(member)),
+                "vpki.replication.initial-hosts", initialHosts,
+                "vpki.replication.expected-members", Integer.toString(spec.groupSize()),
+                "vpki.redis.url", r.url());
+    }
+
+    /** Generates an authority's signing and encryption keys into a key store and has the RCA certify them. */
+    private EtsiCertificate certify(URI rca, String adminToken, String type, String name, Path store, char[] password,
+                                    String signingAlias, String encryptionAlias, Map<String, String> accessPoints) {
+        EtsiCurve curve = EtsiCurve.parse(spec.authorityCurve());
+        EtsiCurve encCurve = curve.encryptionCapable() ? curve : EtsiCurve.NIST_P256;
+        SoftwareKeyStore keys = SoftwareKeyStore.openOrCreate(store, password);
+        EtsiKeyPair signing = keys.keyPairOrGenerate(signingAlias, curve, random);
+        EtsiKeyPair encryption = keys.keyPairOrGenerate(encryptionAlias, encCurve, random);
+        ObjectNode body = JSON.createObjectNode();
+        body.put("type", type);
+        body.put("name", name);
+        body.put("curve", curve.curveName());
+        body.put("verificationKey", HexFormat.of().formatHex(signing.publicKey().compressed()));
+        body.put("encryptionCurve", encCurve.curveName());
+        body.put("encryptionKey", HexFormat.of().formatHex(encryption.publicKey().compressed()));
+        accessPoints.forEach(body::put);
+        HttpResponse<String> r = send(HttpRequest.newBuilder(rca.resolve("/admin/authorities"))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());
+        if (r.statusCode() != 201) {
+            throw new IllegalStateException("RCA refused to certify the " + type + ": " + r.statusCode() + " " + r.body());
+        }
+        JsonNode issued = JSON.readTree(r.body());
+        return EtsiCertificate.decode(Base64.getDecoder().decode(issued.get("certificate").asText()));
+    }
+
+    private ServiceProcess launch(String name, Path jar, List<String> jvm, Map<String, String> props, URI url, Path logs) {
+        ServiceProcess p = ServiceProcess.start(name, jar, jvm, props, Map.of(), url, logs);
+        services.add(p);
+        return p;
+    }
+
+    private Map<String, String> props(int port, String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("server.port", Integer.toString(port));
+        m.put("server.address", "127.0.0.1");
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    Path jar(String module) {
+        Path dir = spec.projectDir().resolve(module).resolve("target");
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("vpki-" + module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no executable jar in " + dir + ": build first (mvn -B -DskipTests package)"));
+        } catch (IOException e) {
+            throw new IllegalStateException("no " + dir + ": build first (mvn -B -DskipTests package)", e);
+        }
+    }
+
+    private void writeState(Path work) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("spec", spec.describe());
+        n.put("rca", endpoints.rca().toString());
+        n.put("dc", endpoints.dc().toString());
+        n.put("rcaCertificate", endpoints.rcaCertificate().toString());
+        n.put("operatorId", endpoints.operatorId());
+        n.put("operatorTokenFile", write(work.resolve("secrets/operator-token"), endpoints.operatorToken()).toString());
+        var ops = n.putArray("operators");
+        endpoints.operators().forEach(u -> ops.add(u.toString()));
+        var eas = n.putArray("eaReplicas");
+        endpoints.eaReplicas().forEach(u -> eas.add(u.toString()));
+        var aas = n.putArray("aas");
+        endpoints.aas().forEach(u -> aas.add(u.toString()));
+        var pids = n.putArray("pids");
+        services.forEach(s -> pids.add(s.pid()));
+        redis.forEach(r -> pids.add(r.pid()));
+        write(work.resolve(STATE_FILE), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(n));
+    }
+
+    /** Stops the cluster described by {@code workDir/cluster.json}, started by another process. */
+    public static int stop(Path workDir) {
+        Path state = workDir.resolve(STATE_FILE);
+        if (!Files.exists(state)) {
+            return 0;
+        }
+        JsonNode n = JSON.readTree(read(state));
+        List<ProcessHandle> handles = new ArrayList<>();
+        n.get("pids").forEach(p -> ProcessHandle.of(p.asLong()).ifPresent(handles::add));
+        handles.forEach(ProcessHandle::destroy);
+        for (ProcessHandle h : handles) {
+            try {
+                h.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+                h.destroyForcibly();
+            }
+        }
+        try {
+            Files.delete(state);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return handles.size();
+    }
+
+    @Override
+    public void close() {
+        for (int i = services.size() - 1; i >= 0; i--) {
+            try {
+                services.get(i).close();
+            } catch (RuntimeException e) {
+                services.get(i).kill();
+            }
+        }
+        redis.forEach(RedisServer::close);
+        try {
+            Files.deleteIfExists(spec.workDir().toAbsolutePath().resolve(STATE_FILE));
+        } catch (IOException e) {
+            // the state file only helps a later 'stop'
+        }
+    }
+
+    // ---- small helpers ----
+
+    private static URI local(int port) {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    private HttpResponse<String> send(HttpRequest r) {
+        try {
+            return http.send(r, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private byte[] get(URI uri) {
+        try {
+            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("GET " + uri + ": " + r.statusCode());
+            }
+            return r.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String token() {
+        byte[] b = new byte[24];
+        random.nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    }
+
+    static String sha256Hex(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path write(Path p, String s) {
+        return write(p, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Path write(Path p, byte[] b) {
+        try {
+            Files.createDirectories(p.toAbsolutePath().getParent());
+            return Files.write(p, b);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path copy(Path from, Path to) {
+        try {
+            Files.createDirectories(to.getParent());
+            return Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var files = Files.walk(dir)) {
+            for (Path p : files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
