@@ -95,7 +95,8 @@ public final class AaThroughputBenchmark {
 
     /** One measured level. */
     record Result(String setup, int concurrency, long completed, long errors, double seconds, double issuedPerSecond,
-                  Histogram latency, Map<String, Double> phaseMillis, long refused) {
+                  Histogram latency, Map<String, Double> phaseMillis, long refused, double serverCpuMsPerAt, double clientCpuMsPerAt,
+                  double coresUsed) {
         double perSecond() {
             return completed / seconds;
         }
@@ -232,6 +233,8 @@ public final class AaThroughputBenchmark {
     Result closedLoop(int aas, int concurrency, Duration duration, String setup) throws Exception {
         List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
         Map<String, double[]> before = scrape(aas);
+        long cpuBefore = processCpuNanos();
+        AtomicLong clientCpu = new AtomicLong();
         AtomicInteger cursor = new AtomicInteger();
         AtomicLong errors = new AtomicLong();
         AtomicLong checkedRefusals = new AtomicLong();
@@ -245,6 +248,7 @@ public final class AaThroughputBenchmark {
             histograms.add(h);
             int port = aaPorts.get(w % aas);
             Thread t = new Thread(() -> {
+                long threadCpu = THREADS.getCurrentThreadCpuTime();
                 DataEncryption encryption = new DataEncryption(RANDOM);
                 try (RawHttpConnection conn = new RawHttpConnection("127.0.0.1", port, "/aa/authorization")) {
                     for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
@@ -269,6 +273,7 @@ public final class AaThroughputBenchmark {
                     errors.incrementAndGet();
                     System.err.println("worker failed: " + e);
                 }
+                clientCpu.addAndGet(THREADS.getCurrentThreadCpuTime() - threadCpu);
             }, "bench-worker-" + w);
             workers.add(t);
             t.start();
@@ -277,6 +282,7 @@ public final class AaThroughputBenchmark {
             t.join();
         }
         double seconds = (lastEnd.get() - start) / 1e9;
+        long cpuTotal = processCpuNanos() - cpuBefore;
         Map<String, double[]> after = scrape(aas);
         Histogram all = new Histogram(60_000_000L, 3);
         histograms.forEach(all::add);
@@ -289,12 +295,15 @@ public final class AaThroughputBenchmark {
             phases.put(phase, a[1] - b[1] == 0 ? 0 : (a[0] - b[0]) / (a[1] - b[1]) * 1000);
         }
         Result result = new Result(setup, concurrency, all.getTotalCount(), errors.get(), seconds, issued / seconds, all, phases,
-                (long) refused + checkedRefusals.get());
+                (long) refused + checkedRefusals.get(), (cpuTotal - clientCpu.get()) / 1e6 / Math.max(1, issued),
+                clientCpu.get() / 1e6 / Math.max(1, issued), cpuTotal / 1e9 / seconds);
         log(String.format(Locale.ROOT, "%-8s c=%2d  %7.1f req/s  %7.1f AT/s issued  p50 %6.2f ms  p99 %6.2f ms  p99.9 %6.2f ms  max %7.2f ms"
-                        + "  errors %d  refused %d  phases ms: decrypt %.2f validation %.2f issue %.2f encrypt %.2f",
+                        + "  errors %d  refused %d  phases ms: decrypt %.2f validation %.2f issue %.2f encrypt %.2f"
+                        + "  cpu ms/AT: server %.2f client %.2f  cores %.2f  load %s",
                 setup, concurrency, result.perSecond(), result.issuedPerSecond(), result.millis(50), result.millis(99), result.millis(99.9),
                 all.getMaxValue() / 1000.0, errors.get(), result.refused(), phases.get("decrypt"), phases.get("validation"),
-                phases.get("issue"), phases.get("encrypt")));
+                phases.get("issue"), phases.get("encrypt"), result.serverCpuMsPerAt(), result.clientCpuMsPerAt(), result.coresUsed(),
+                loadAverage()));
         return result;
     }
 
@@ -366,6 +375,7 @@ public final class AaThroughputBenchmark {
 
     Result runCeiling(AuthorizationService service, int threads, Duration duration, String setup) throws InterruptedException {
         List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
+        long cpuBefore = processCpuNanos();
         AtomicInteger cursor = new AtomicInteger();
         AtomicLong issued = new AtomicLong();
         List<Histogram> histograms = new ArrayList<>();
@@ -397,10 +407,12 @@ public final class AaThroughputBenchmark {
         double seconds = (lastEnd.get() - start) / 1e9;
         Histogram all = new Histogram(60_000_000L, 3);
         histograms.forEach(all::add);
+        long cpu = processCpuNanos() - cpuBefore;
         Result r = new Result(setup, threads, all.getTotalCount(), all.getTotalCount() - issued.get(), seconds, issued.get() / seconds,
-                all, Map.of(), 0);
-        log(String.format(Locale.ROOT, "%-16s threads=%d  %7.1f AT/s  p50 %6.2f ms  p99 %6.2f ms  not issued %d",
-                setup, threads, r.issuedPerSecond(), r.millis(50), r.millis(99), r.errors()));
+                all, Map.of(), 0, cpu / 1e6 / Math.max(1, issued.get()), 0, cpu / 1e9 / seconds);
+        log(String.format(Locale.ROOT, "%-16s threads=%d  %7.1f AT/s  p50 %6.2f ms  p99 %6.2f ms  not issued %d  cpu ms/AT %.2f  cores %.2f  load %s",
+                setup, threads, r.issuedPerSecond(), r.millis(50), r.millis(99), r.errors(), r.serverCpuMsPerAt(), r.coresUsed(),
+                loadAverage()));
         return r;
     }
 
@@ -408,12 +420,13 @@ public final class AaThroughputBenchmark {
 
     void table(List<Result> results) {
         log("");
-        log("| setup | concurrency | AT/s issued | requests/s | p50 ms | p99 ms | p99.9 ms | errors | decrypt ms | validation ms | issue ms | encrypt ms |");
-        log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        log("| setup | concurrency | AT/s issued | requests/s | p50 ms | p99 ms | p99.9 ms | errors | server CPU ms/AT | client CPU ms/AT | cores used | decrypt ms | validation ms | issue ms | encrypt ms |");
+        log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Result r : results) {
             Map<String, Double> p = r.phaseMillis();
-            log(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %s | %s | %s | %s |", r.setup(), r.concurrency(),
-                    r.issuedPerSecond(), r.perSecond(), r.millis(50), r.millis(99), r.millis(99.9), r.errors(),
+            log(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %.2f | %.2f | %.2f | %s | %s | %s | %s |", r.setup(),
+                    r.concurrency(), r.issuedPerSecond(), r.perSecond(), r.millis(50), r.millis(99), r.millis(99.9), r.errors(),
+                    r.serverCpuMsPerAt(), r.clientCpuMsPerAt(), r.coresUsed(),
                     fmt(p.get("decrypt")), fmt(p.get("validation")), fmt(p.get("issue")), fmt(p.get("encrypt"))));
         }
     }
@@ -429,6 +442,19 @@ public final class AaThroughputBenchmark {
     void log(String line) {
         System.out.println(line);
         report.append(line).append('\n');
+    }
+
+    static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /**
+     * CPU time of this JVM and every process it started (AA JVMs, redis-server): everything the
+     * benchmark runs on this machine, load generator included.
+     */
+    static long processCpuNanos() {
+        long own = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        long children = ProcessHandle.current().descendants().mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
+        return own + children;
     }
 
     static String loadAverage() {
