@@ -15,8 +15,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 class CoreArchitectureTest {
     @ArchTest
     static final ArchRule coreHasNoSpring = noClasses().that().resideInAPackage("eu.vpki.aa.core..")
-            .should().dependOnClassesThat().resideInAPackage("org.springframework..")
-            .allowEmptyShould(true); // TODO(#5): drop once the AA core has classes
+            .should().dependOnClassesThat().resideInAPackage("org.springframework..");
 
     @ArchTest
     static final ArchRule noBouncyCastle = noClasses().should().dependOnClassesThat()

@@ -1,2 +1,10 @@
-/** Plain-Java core of the Authorization Authority service: no Spring imports (kept so by {@code CoreArchitectureTest}). */
+/**
+ * Plain-Java core of the Authorization Authority: {@link eu.vpki.aa.core.AuthorizationService}
+ * issues one Authorization Ticket per request after the EA validated it; the EA is found through
+ * {@link eu.vpki.aa.core.EaDirectory} and reached through
+ * {@link eu.vpki.aa.core.AuthorizationValidationClient}; {@link eu.vpki.aa.core.AtPolicy},
+ * {@link eu.vpki.aa.core.RequestWindow} and {@link eu.vpki.aa.core.ReplayGuard} decide what is
+ * granted and what is fresh; {@link eu.vpki.aa.core.AuditLog} keeps the local offline log. No shared
+ * state between AA processes. No Spring imports (kept so by {@code CoreArchitectureTest}); see docs/aa.md.
+ */
 package eu.vpki.aa.core;

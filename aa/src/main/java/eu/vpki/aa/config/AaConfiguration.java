@@ -1,0 +1,174 @@
+package eu.vpki.aa.config;
+
+import eu.vpki.aa.core.AaIdentity;
+import eu.vpki.aa.core.AaMetrics;
+import eu.vpki.aa.core.AtPolicy;
+import eu.vpki.aa.core.AuditLog;
+import eu.vpki.aa.core.AuthorizationService;
+import eu.vpki.aa.core.AuthorizationValidationClient;
+import eu.vpki.aa.core.CtlEaDirectory;
+import eu.vpki.aa.core.EaDirectory;
+import eu.vpki.aa.core.EaValidation;
+import eu.vpki.aa.core.ReplayGuard;
+import eu.vpki.aa.core.RequestWindow;
+import eu.vpki.aa.core.RotatingFileAuditLog;
+import eu.vpki.aa.ea.ApacheValidationClient;
+import eu.vpki.aa.ea.JdkValidationClient;
+import eu.vpki.common.distribution.TrustListClient;
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
+import eu.vpki.common.etsi.crypto.SoftwareSigner;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.GeographicRegion;
+import eu.vpki.common.etsi.ts103097.HashedId8;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+
+/** Reads the configuration and wires the AA core: the only place that knows both. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({AaProperties.class, KeystoreProperties.class, TrustListProperties.class})
+public class AaConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    SecureRandom secureRandom() {
+        return new SecureRandom();
+    }
+
+    @Bean
+    DataEncryption dataEncryption(SecureRandom random) {
+        return new DataEncryption(random);
+    }
+
+    @Bean
+    AaIdentity aaIdentity(AaProperties aa, KeystoreProperties keystore, SecureRandom random) {
+        EtsiCertificate certificate = EtsiCertificate.decode(read(aa.certificateFile(), "vpki.aa.certificate-file"));
+        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(keystore.path(),
+                SoftwareKeyStore.password(keystore.passwordFile(), System.getenv(), "VPKI_KEYSTORE_PASSWORD"));
+        EtsiKeyPair signing = store.keyPair(aa.signingKeyAlias()).orElseThrow(() -> new PkiException(ErrorCode.KEY_STORE_FAILURE,
+                "vpki.keystore.path " + keystore.path() + " has no key '" + aa.signingKeyAlias() + "' (vpki.aa.signing-key-alias)"));
+        EtsiKeyPair encryption = store.keyPair(aa.encryptionKeyAlias()).orElseThrow(() -> new PkiException(ErrorCode.KEY_STORE_FAILURE,
+                "vpki.keystore.path " + keystore.path() + " has no key '" + aa.encryptionKeyAlias() + "' (vpki.aa.encryption-key-alias)"));
+        return AaIdentity.of(certificate, new SoftwareSigner(signing, random), encryption);
+    }
+
+    @Bean
+    TrustListClient trustListClient(TrustListProperties trust) {
+        if (trust.rca().certificateFile() == null) {
+            throw new IllegalStateException("vpki.rca.certificate-file is required: the AA verifies the CTL against the RCA");
+        }
+        EtsiCertificate rca = EtsiCertificate.decode(read(trust.rca().certificateFile(), "vpki.rca.certificate-file"));
+        TrustListProperties.Dc dc = trust.dc();
+        return new TrustListClient(dc.urls(), rca, new TrustListClient.Options(dc.connectTimeout(), dc.requestTimeout(),
+                dc.maxAge(), dc.nextUpdateMargin()));
+    }
+
+    @Bean
+    TrustListRefresher trustListRefresher(TrustListClient client, TrustListProperties trust, Clock clock) {
+        return new TrustListRefresher(client, trust.dc().checkInterval(), clock);
+    }
+
+    @Bean
+    EaDirectory eaDirectory(TrustListClient client, AaProperties aa) {
+        Map<HashedId8, List<URI>> replicas = new HashMap<>();
+        aa.ea().replicas().forEach((id, urls) -> {
+            try {
+                replicas.put(HashedId8.fromHex(id), List.copyOf(urls));
+            } catch (PkiException e) {
+                throw new IllegalStateException("vpki.aa.ea.replicas: key '" + id + "' is not an EA HashedId8 (16 hex digits)", e);
+            }
+        });
+        return new CtlEaDirectory(client::current, () -> client.ctl()
+                .orElseThrow(() -> new PkiException(ErrorCode.NOT_TRUSTED, "no CTL fetched yet")), replicas);
+    }
+
+    @Bean
+    AuthorizationValidationClient authorizationValidationClient(AaProperties aa) {
+        AaProperties.Ea ea = aa.ea();
+        return switch (ea.client()) {
+            case JDK -> new JdkValidationClient(ea.connectTimeout(), ea.requestTimeout());
+            case APACHE -> new ApacheValidationClient(ea.connectTimeout(), ea.requestTimeout(), ea.maxConnections());
+        };
+    }
+
+    @Bean
+    RequestWindow requestWindow(AaProperties aa) {
+        return new RequestWindow(aa.requestWindow(), aa.clockSkew(), aa.requireProofOfPossession());
+    }
+
+    @Bean
+    ReplayGuard replayGuard(AaProperties aa, RequestWindow window) {
+        return new ReplayGuard(window.replayRetention(), aa.replayCacheEntries());
+    }
+
+    @Bean
+    AaMetrics aaMetrics(MeterRegistry registry, ReplayGuard replayGuard) {
+        return new AaMetrics(registry, replayGuard);
+    }
+
+    @Bean(destroyMethod = "close")
+    RotatingFileAuditLog auditLog(AaProperties aa, Clock clock) {
+        AaProperties.Audit audit = aa.audit();
+        String instance = audit.instance() != null ? audit.instance() : defaultInstance();
+        return new RotatingFileAuditLog(audit.dir(), instance, audit.maxFileSize().toBytes(), audit.maxFileAge(), clock);
+    }
+
+    @Bean
+    AtPolicy atPolicy(AaProperties aa) {
+        GeographicRegion region = aa.at().regionCountries().isEmpty() ? null : new GeographicRegion.Countries(aa.at().regionCountries());
+        return new AtPolicy(aa.at().validity(), region, new HashSet<>(aa.at().psids()));
+    }
+
+    @Bean
+    AuthorizationService authorizationService(AaIdentity identity, EaDirectory directory, AuthorizationValidationClient client,
+                                              AtPolicy policy, RequestWindow window, ReplayGuard replayGuard, AuditLog audit,
+                                              AaMetrics metrics, Clock clock, DataEncryption encryption) {
+        return new AuthorizationService(identity, directory, new EaValidation(identity, client, encryption, metrics), policy, window,
+                replayGuard, audit, metrics, clock, encryption);
+    }
+
+    /** Host name and process id: distinct for every AA process sharing an audit directory. */
+    private static String defaultInstance() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "aa";
+        }
+        String name = (host + "-" + ProcessHandle.current().pid()).replaceAll("[^A-Za-z0-9._-]", "_");
+        return name.length() > 64 ? name.substring(name.length() - 64) : name;
+    }
+
+    private static byte[] read(Path file, String key) {
+        if (file == null) {
+            throw new IllegalStateException(key + " is required");
+        }
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new IllegalStateException(key + ": cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package eu.vpki.aa.config;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code vpki.aa.*}: the AA certificate and key aliases, the access point, request limits, the
+ * replay window, the AT policy, the audit log and the EA client (docs/configuration.md).
+ */
+@Validated
+@ConfigurationProperties("vpki.aa")
+public record AaProperties(
+        @NotNull Path certificateFile,
+        @DefaultValue("aa-signing") @NotBlank String signingKeyAlias,
+        @DefaultValue("aa-encryption") @NotBlank String encryptionKeyAlias,
+        @DefaultValue("http://127.0.0.1:8085/aa/authorization") @NotNull URI accessPoint,
+        @DefaultValue("16384") @Min(512) @Max(1048576) int maxRequestBytes,
+        @DefaultValue("5m") Duration requestWindow,
+        @DefaultValue("30s") Duration clockSkew,
+        @DefaultValue("false") boolean requireProofOfPossession,
+        @DefaultValue("200000") @Min(1) int replayCacheEntries,
+        @DefaultValue @Valid At at,
+        @DefaultValue @Valid Audit audit,
+        @DefaultValue @Valid Ea ea) {
+
+    /** {@code vpki.aa.at.*}: what an AT gets. */
+    public record At(@DefaultValue("7d") Duration validity, List<Long> psids, List<Integer> regionCountries) {
+        public At {
+            psids = psids == null ? List.of() : List.copyOf(psids);
+            regionCountries = regionCountries == null ? List.of() : List.copyOf(regionCountries);
+        }
+    }
+
+    /** {@code vpki.aa.audit.*}: the local offline audit log. */
+    public record Audit(@DefaultValue("./data/aa-audit") @NotNull Path dir,
+                        @Pattern(regexp = "[A-Za-z0-9._-]{1,64}") String instance,
+                        @DefaultValue("64MB") DataSize maxFileSize,
+                        @DefaultValue("1d") Duration maxFileAge) {
+    }
+
+    /** Which HTTP client talks to EAs. */
+    public enum Client { JDK, APACHE }
+
+    /** {@code vpki.aa.ea.*}: the HTTP client to EAs and further replicas per EA (HashedId8 hex to URLs). */
+    public record Ea(@DefaultValue("JDK") Client client,
+                     @DefaultValue("1s") Duration connectTimeout,
+                     @DefaultValue("3s") Duration requestTimeout,
+                     @DefaultValue("64") @Min(1) int maxConnections,
+                     Map<String, List<URI>> replicas) {
+        public Ea {
+            replicas = replicas == null ? Map.of() : Map.copyOf(replicas);
+        }
+    }
+
+    /** The path the authorization endpoint is served at: the path of {@link #accessPoint()}. */
+    public String accessPointPath() {
+        String path = accessPoint.getPath();
+        return path == null || path.isEmpty() ? "/" : path;
+    }
+}

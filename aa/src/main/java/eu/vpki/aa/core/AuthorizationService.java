@@ -1,0 +1,137 @@
+package eu.vpki.aa.core;
+
+import eu.vpki.aa.core.AaMetrics.Phase;
+import eu.vpki.aa.core.AuditRecord.Outcome;
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.HashAlgorithm;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.ReceivedAtRequest;
+import eu.vpki.common.etsi.ts102941.AuthorizationValidationMessages.ValidationResult;
+import eu.vpki.common.etsi.ts102941.DecryptedRequest;
+import eu.vpki.common.etsi.ts102941.SubjectAttributes;
+import eu.vpki.common.etsi.ts103097.CertificateIssuer;
+import eu.vpki.common.etsi.ts103097.CertificateProfiles;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.etsi.ts103097.Psids;
+import eu.vpki.common.etsi.ts103097.SignedMessage;
+
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Issues one Authorization Ticket per AuthorizationRequest (docs/aa.md walks it step by step):
+ * <ol>
+ *   <li>decrypt with the AA's encryption key (undecryptable: {@link AuthorizationOutcome.Undecryptable});</li>
+ *   <li>parse; verify proof of possession when present and the keyTag against the requested keys;</li>
+ *   <li>freshness (generation time of a signed request) and replay ({@link ReplayGuard});</li>
+ *   <li>requested PSIDs must be ones this PKI issues ATs for;</li>
+ *   <li>find the EA named by eaId in the current CTL ({@link EaDirectory});</li>
+ *   <li>authorization validation round trip ({@link EaValidation}); an EA refusal is final;</li>
+ *   <li>grant per {@link AtPolicy} (confirmed ∩ requested ∩ policy ∩ what the AA may issue), issue
+ *       the AT (re-decoded and checked against the AA certificate before it leaves);</li>
+ *   <li>audit-log, then answer the AuthorizationResponse encrypted with the request's AES key.</li>
+ * </ol>
+ * Every refusal after step 1 is an encrypted AuthorizationResponse with its response code
+ * ({@link Refusal} maps them). Holds no state shared with other AA processes; thread-safe.
+ */
+public final class AuthorizationService {
+    private final AaIdentity aa;
+    private final EaDirectory directory;
+    private final EaValidation validation;
+    private final AtPolicy policy;
+    private final RequestWindow window;
+    private final ReplayGuard replayGuard;
+    private final AuditLog audit;
+    private final AaMetrics metrics;
+    private final Clock clock;
+    private final DataEncryption encryption;
+
+    public AuthorizationService(AaIdentity aa, EaDirectory directory, EaValidation validation, AtPolicy policy, RequestWindow window,
+                                ReplayGuard replayGuard, AuditLog audit, AaMetrics metrics, Clock clock, DataEncryption encryption) {
+        this.aa = aa;
+        this.directory = directory;
+        this.validation = validation;
+        this.policy = policy;
+        this.window = window;
+        this.replayGuard = replayGuard;
+        this.audit = audit;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.encryption = encryption;
+    }
+
+    /** Handles one request body as posted to the AA's access point. */
+    public AuthorizationOutcome authorize(byte[] body) {
+        Instant now = clock.instant();
+        long t0 = System.nanoTime();
+        DecryptedRequest decrypted;
+        try {
+            decrypted = DecryptedRequest.decrypt(body, aa.decryption(), encryption);
+        } catch (PkiException e) {
+            int code = e.code().authorizationResponseCode();
+            audit.append(new AuditRecord(now, Outcome.UNDECRYPTABLE, code, null, null, e.code()));
+            metrics.ticket(Outcome.UNDECRYPTABLE, code);
+            return new AuthorizationOutcome.Undecryptable(e.code(), e.getMessage());
+        }
+        HashedId8 eaId = null;
+        try {
+            ReceivedAtRequest received = AuthorizationMessages.parseRequest(decrypted);
+            eaId = received.eaId();
+            checkFresh(decrypted, received, now);
+            SubjectAttributes requested = received.request().requested();
+            Psids.requireKnownForAuthorizationTickets(requested.appPermissions());
+            EaEndpoint ea = directory.find(eaId, now)
+                    .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_EA, "EA " + received.eaId() + " is not in the current CTL"));
+            long t1 = System.nanoTime();
+            metrics.record(Phase.DECRYPT, t1 - t0);
+
+            ValidationResult result = validation.validate(received, ea, now);
+            long t2 = System.nanoTime();
+            metrics.record(Phase.VALIDATION, t2 - t1);
+            if (!result.ok()) {
+                return refuse(decrypted, Refusal.eaRefused(result.responseCode()), eaId, now);
+            }
+
+            AtPolicy.Grant grant = policy.grant(requested, result.confirmed().orElseThrow(), aa.certificate(), now);
+            EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(grant.validity(),
+                    received.request().verificationKey(), received.request().encryptionKey(), grant.permissions(), grant.region()),
+                    aa.certificate(), aa.signer());
+            long t3 = System.nanoTime();
+            metrics.record(Phase.ISSUE, t3 - t2);
+
+            byte[] response = AuthorizationMessages.response(decrypted, EtsiCodes.Authorization.OK, at, aa.signer(), aa.certificate(), now, encryption);
+            audit.append(new AuditRecord(now, Outcome.ISSUED, EtsiCodes.Authorization.OK, at.hashedId8(), eaId, null));
+            metrics.record(Phase.ENCRYPT, System.nanoTime() - t3);
+            metrics.ticket(Outcome.ISSUED, EtsiCodes.Authorization.OK);
+            return new AuthorizationOutcome.Answered(response, EtsiCodes.Authorization.OK);
+        } catch (PkiException e) {
+            return refuse(decrypted, Refusal.of(e), eaId, now);
+        } catch (RuntimeException e) {
+            return refuse(decrypted, Refusal.internal(e), eaId, now);
+        }
+    }
+
+    private void checkFresh(DecryptedRequest decrypted, ReceivedAtRequest received, Instant now) {
+        if (received.proofOfPossession()) {
+            Instant generated = SignedMessage.parse(decrypted.plaintext()).generationTime()
+                    .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "signed request without generationTime"));
+            if (generated.isBefore(now.minus(window.window())) || generated.isAfter(now.plus(window.futureTolerance()))) {
+                throw new PkiException(ErrorCode.OUTDATED_REQUEST, "generationTime " + generated + " outside the request window at " + now);
+            }
+        } else if (window.requireProofOfPossession()) {
+            throw new PkiException(ErrorCode.PROOF_OF_POSSESSION_FAILED, "this AA requires proof of possession of the AT key");
+        }
+        replayGuard.checkAndRecord(HashAlgorithm.SHA256.digest(decrypted.plaintext()), now);
+    }
+
+    private AuthorizationOutcome refuse(DecryptedRequest decrypted, Refusal refusal, HashedId8 eaId, Instant now) {
+        byte[] response = AuthorizationMessages.response(decrypted, refusal.responseCode(), null, aa.signer(), aa.certificate(), now, encryption);
+        audit.append(new AuditRecord(now, Outcome.REFUSED, refusal.responseCode(), null, eaId, refusal.reason()));
+        metrics.ticket(Outcome.REFUSED, refusal.responseCode());
+        return new AuthorizationOutcome.Answered(response, refusal.responseCode());
+    }
+}

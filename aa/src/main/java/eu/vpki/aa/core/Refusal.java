@@ -1,0 +1,34 @@
+package eu.vpki.aa.core;
+
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.PkiException;
+
+/**
+ * Why a readable request gets no AT, as the AuthorizationResponseCode it is answered with and our
+ * internal reason. The one place where the AA turns failures into TS 102 941 response codes:
+ * our errors through {@link ErrorCode#authorizationResponseCode()}, an EA refusal through
+ * {@link EtsiCodes.Authorization#fromValidationCode(int)}, anything unexpected as
+ * {@link ErrorCode#INTERNAL_ERROR}.
+ */
+public record Refusal(int responseCode, ErrorCode reason, String detail) {
+    public Refusal {
+        if (responseCode == EtsiCodes.Authorization.OK) {
+            throw new IllegalArgumentException("a refusal cannot carry ok");
+        }
+    }
+
+    public static Refusal of(PkiException e) {
+        return new Refusal(e.code().authorizationResponseCode(), e.code(), e.getMessage());
+    }
+
+    /** The EA answered with this AuthorizationValidationResponseCode (not ok). */
+    public static Refusal eaRefused(int validationCode) {
+        return new Refusal(EtsiCodes.Authorization.fromValidationCode(validationCode), ErrorCode.EA_REFUSED,
+                "EA refused with AuthorizationValidationResponseCode " + validationCode);
+    }
+
+    public static Refusal internal(RuntimeException e) {
+        return new Refusal(ErrorCode.INTERNAL_ERROR.authorizationResponseCode(), ErrorCode.INTERNAL_ERROR, String.valueOf(e));
+    }
+}

@@ -1,0 +1,475 @@
+package eu.vpki.aa.bench;
+
+import eu.vpki.aa.core.AaIdentity;
+import eu.vpki.aa.core.AaMetrics;
+import eu.vpki.aa.core.AtPolicy;
+import eu.vpki.aa.core.AuthorizationOutcome;
+import eu.vpki.aa.core.AuthorizationService;
+import eu.vpki.aa.core.AuthorizationValidationClient;
+import eu.vpki.aa.core.EaEndpoint;
+import eu.vpki.aa.core.EaValidation;
+import eu.vpki.aa.core.ReplayGuard;
+import eu.vpki.aa.core.RequestWindow;
+import eu.vpki.aa.testing.ItsStation;
+import eu.vpki.aa.testing.LocalPki;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
+import eu.vpki.common.etsi.crypto.SoftwareSigner;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
+import eu.vpki.common.etsi.ts102941.AuthorizationValidationMessages;
+import eu.vpki.common.etsi.ts102941.DecryptedRequest;
+import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.ts103097.CertificateChecks;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
+import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.HashedId8;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * AA issuance throughput on this machine (issue #5; results in docs/benchmarks.md, "AA issuance").
+ * Not a test: run it with {@code aa/src/test/bench/run-aa-benchmark.sh}.
+ *
+ * <p>One run: the real RCA, DC, Operator and one EA replica (own Redis) start in this JVM; the AA
+ * runs as 1, 2 and 4 separate JVM processes serving the same certificate. Stations are registered
+ * through the Operator and enrolled at the EA; AT requests (proof of possession, EC signature
+ * encrypted for the EA) are built before each measurement, never during it. A closed loop of N
+ * workers, each with one persistent HTTP/1.1 connection to one AA process (round robin), posts them
+ * and records latency in an HdrHistogram; every 64th answer is fully decrypted and checked, and the
+ * AA processes' own counters confirm how many ATs were issued. In the same run the crypto-only
+ * ceiling is measured: the same server-side work (the AA core and the EA's message crypto and EC
+ * lookup) in this JVM, without HTTP, Redis or replication, on 1 and 2 threads, once before and
+ * once after the HTTP measurements.
+ *
+ * <p>System properties: {@code bench.aas} (1,2,4), {@code bench.concurrency} (1,2,4,8,16,32, for one
+ * AA), {@code bench.concurrency.many} (8,16,32, for several AAs), {@code bench.warmup} (PT20S),
+ * {@code bench.measure} (PT10S), {@code bench.ea-client} (JDK or APACHE), {@code bench.aa-heap}
+ * (512m), {@code bench.jfr} (false: true records a JFR profile per AA process into {@code bench.out}),
+ * {@code bench.out} (target/aa-benchmark).
+ */
+public final class AaThroughputBenchmark {
+    static final SecureRandom RANDOM = new SecureRandom();
+    static final Duration WARMUP = Duration.parse(prop("bench.warmup", "PT20S"));
+    static final Duration MEASURE = Duration.parse(prop("bench.measure", "PT10S"));
+    static final List<Integer> AAS = ints(prop("bench.aas", "1,2,4"));
+    static final List<Integer> LEVELS_ONE = ints(prop("bench.concurrency", "1,2,4,8,16,32"));
+    static final List<Integer> LEVELS_MANY = ints(prop("bench.concurrency.many", "8,16,32"));
+    static final String EA_CLIENT = prop("bench.ea-client", "JDK");
+    static final String AA_HEAP = prop("bench.aa-heap", "512m");
+    static final boolean JFR = Boolean.parseBoolean(prop("bench.jfr", "false"));
+    static final Path OUT = Path.of(prop("bench.out", "target/aa-benchmark"));
+    static final int STATIONS = 200;
+    static final double GENERATION_RATE = 1_400; // requests built per second of measurement: above any rate reached here
+
+    /** One prepared request: its body and what the station keeps to read the answer. */
+    record Prepared(OutgoingRequest request, ItsStation station) {
+    }
+
+    /** One measured level. */
+    record Result(String setup, int concurrency, long completed, long errors, double seconds, double issuedPerSecond,
+                  Histogram latency, Map<String, Double> phaseMillis, long refused, double serverCpuMsPerAt, double clientCpuMsPerAt,
+                  double coresUsed) {
+        double perSecond() {
+            return completed / seconds;
+        }
+
+        double millis(double percentile) {
+            return latency.getValueAtPercentile(percentile) / 1000.0;
+        }
+    }
+
+    private final LocalPki pki = new LocalPki();
+    private LocalPki.Ea ea;
+    private final List<ItsStation> stations = new ArrayList<>();
+    private final List<Integer> aaPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
+    private final StringBuilder report = new StringBuilder();
+
+    public static void main(String[] args) throws Exception {
+        Files.createDirectories(OUT);
+        AaThroughputBenchmark bench = new AaThroughputBenchmark();
+        try {
+            bench.run();
+        } finally {
+            bench.pki.close();
+        }
+        System.exit(0);
+    }
+
+    void run() throws Exception {
+        log("machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.version") + "; EA client " + EA_CLIENT + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
+        pki.startRcaAndDc();
+        ea = pki.certifyEa("ea-bench", 1);
+        pki.certifyAa(aaUri(aaPorts.get(0)));
+        pki.publishCtlToEas(1, 1);
+        pki.startCluster(ea, "ASYNC");
+        enrolStations();
+
+        List<Result> results = new ArrayList<>();
+        results.addAll(ceiling("before"));
+        for (int n : AAS) {
+            List<Process> aas = startAas(n);
+            try {
+                closedLoop(n, 16, WARMUP, "warm-up");
+                for (int c : n == 1 ? LEVELS_ONE : LEVELS_MANY) {
+                    results.add(closedLoop(n, c, MEASURE, n + " AA"));
+                }
+            } finally {
+                stop(aas);
+            }
+        }
+        results.addAll(ceiling("after"));
+        log("load average at the end (other work on this machine shows here): " + loadAverage());
+        table(results);
+        Files.writeString(OUT.resolve("aa-benchmark-" + Instant.now().toString().replace(':', '-') + ".md"), report);
+    }
+
+    // ---- setup ----
+
+    void enrolStations() {
+        for (int i = 0; i < STATIONS; i++) {
+            ItsStation s = new ItsStation("BENCH-" + i);
+            HttpResponse<String> r = LocalPki.send(HttpRequest.newBuilder(ea.operator("/stations"))
+                    .header("Authorization", "Bearer " + LocalPki.OPERATOR_TOKEN).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(s.registrationJson())).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 201) {
+                throw new IllegalStateException("registration refused: " + r.body());
+            }
+            stations.add(s);
+        }
+        for (ItsStation s : stations) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> s.enrol(ea, 0) == EtsiCodes.Enrolment.OK);
+        }
+        log(STATIONS + " stations registered through the Operator and enrolled at the EA");
+    }
+
+    List<Process> startAas(int n) throws IOException {
+        List<Process> processes = new ArrayList<>();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (int i = 0; i < n; i++) {
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + AA_HEAP, "-Xmx" + AA_HEAP, "-XX:+UseG1GC"));
+            if (JFR) {
+                cmd.add("-XX:StartFlightRecording=filename=" + OUT.toAbsolutePath().resolve("aa-" + n + "-" + i + ".jfr")
+                        + ",settings=profile,dumponexit=true");
+            }
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "eu.vpki.aa.AaApplication"));
+            cmd.addAll(pki.aaArguments(aaPorts.get(i), "bench-" + n + "-" + i, "--vpki.aa.ea.client=" + EA_CLIENT,
+                    "--logging.level.root=WARN", "--vpki.aa.replay-cache-entries=400000"));
+            processes.add(new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(OUT.resolve("aa-" + n + "-" + i + ".log").toFile()).start());
+        }
+        for (int i = 0; i < n; i++) {
+            URI health = URI.create("http://127.0.0.1:" + aaPorts.get(i) + "/actuator/health");
+            Process p = processes.get(i);
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException("AA process exited: see " + OUT);
+                }
+                try {
+                    return LocalPki.get(health).statusCode() == 200;
+                } catch (RuntimeException notYet) {
+                    return false;
+                }
+            });
+        }
+        log(n + " AA process(es) up");
+        return processes;
+    }
+
+    static void stop(List<Process> processes) {
+        processes.forEach(Process::destroy);
+        for (Process p : processes) {
+            try {
+                if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Requests for {@code seconds} of load, built on all cores before the measurement starts. */
+    List<Prepared> prepare(double seconds) {
+        int count = (int) Math.max(2_000, GENERATION_RATE * seconds);
+        Instant now = Instant.now();
+        AtomicInteger next = new AtomicInteger();
+        return IntStream.range(0, count).parallel().mapToObj(i -> {
+            ItsStation s = stations.get(next.getAndIncrement() % stations.size());
+            return new Prepared(s.atRequest(ea, pki.aa, now), s);
+        }).toList();
+    }
+
+    // ---- HTTP closed loop ----
+
+    Result closedLoop(int aas, int concurrency, Duration duration, String setup) throws Exception {
+        List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
+        Map<String, double[]> before = scrape(aas);
+        long cpuBefore = processCpuNanos();
+        AtomicLong clientCpu = new AtomicLong();
+        AtomicInteger cursor = new AtomicInteger();
+        AtomicLong errors = new AtomicLong();
+        AtomicLong checkedRefusals = new AtomicLong();
+        List<Histogram> histograms = new ArrayList<>();
+        List<Thread> workers = new ArrayList<>();
+        long start = System.nanoTime();
+        long deadline = start + duration.toNanos();
+        AtomicLong lastEnd = new AtomicLong(start);
+        for (int w = 0; w < concurrency; w++) {
+            Histogram h = new Histogram(60_000_000L, 3);
+            histograms.add(h);
+            int port = aaPorts.get(w % aas);
+            Thread t = new Thread(() -> {
+                long threadCpu = THREADS.getCurrentThreadCpuTime();
+                DataEncryption encryption = new DataEncryption(RANDOM);
+                try (RawHttpConnection conn = new RawHttpConnection("127.0.0.1", port, "/aa/authorization")) {
+                    for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
+                        Prepared p = requests.get(i);
+                        long t0 = System.nanoTime();
+                        RawHttpConnection.Response r = conn.post("application/x-its-request", p.request().body());
+                        long t1 = System.nanoTime();
+                        h.recordValue(Math.max(1, (t1 - t0) / 1_000));
+                        lastEnd.accumulateAndGet(t1, Math::max);
+                        if (r.status() != 200 || !r.contentType().startsWith("application/x-its-response")) {
+                            errors.incrementAndGet();
+                        } else if (i % 64 == 0) {
+                            var at = AuthorizationMessages.readResponse(r.body(), p.request(), pki.aa, encryption);
+                            if (!at.ok()) {
+                                checkedRefusals.incrementAndGet();
+                            } else {
+                                CertificateChecks.checkIssuedBy(at.authorizationTicket().orElseThrow(), pki.aa, Instant.now());
+                            }
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    errors.incrementAndGet();
+                    System.err.println("worker failed: " + e);
+                }
+                clientCpu.addAndGet(THREADS.getCurrentThreadCpuTime() - threadCpu);
+            }, "bench-worker-" + w);
+            workers.add(t);
+            t.start();
+        }
+        for (Thread t : workers) {
+            t.join();
+        }
+        double seconds = (lastEnd.get() - start) / 1e9;
+        long cpuTotal = processCpuNanos() - cpuBefore;
+        Map<String, double[]> after = scrape(aas);
+        Histogram all = new Histogram(60_000_000L, 3);
+        histograms.forEach(all::add);
+        double issued = delta(before, after, "issued");
+        double refused = delta(before, after, "refused") + delta(before, after, "undecryptable");
+        Map<String, Double> phases = new HashMap<>();
+        for (String phase : List.of("decrypt", "validation", "issue", "encrypt")) {
+            double[] b = before.getOrDefault("phase:" + phase, new double[2]);
+            double[] a = after.getOrDefault("phase:" + phase, new double[2]);
+            phases.put(phase, a[1] - b[1] == 0 ? 0 : (a[0] - b[0]) / (a[1] - b[1]) * 1000);
+        }
+        Result result = new Result(setup, concurrency, all.getTotalCount(), errors.get(), seconds, issued / seconds, all, phases,
+                (long) refused + checkedRefusals.get(), (cpuTotal - clientCpu.get()) / 1e6 / Math.max(1, issued),
+                clientCpu.get() / 1e6 / Math.max(1, issued), cpuTotal / 1e9 / seconds);
+        log(String.format(Locale.ROOT, "%-8s c=%2d  %7.1f req/s  %7.1f AT/s issued  p50 %6.2f ms  p99 %6.2f ms  p99.9 %6.2f ms  max %7.2f ms"
+                        + "  errors %d  refused %d  phases ms: decrypt %.2f validation %.2f issue %.2f encrypt %.2f"
+                        + "  cpu ms/AT: server %.2f client %.2f  cores %.2f  load %s",
+                setup, concurrency, result.perSecond(), result.issuedPerSecond(), result.millis(50), result.millis(99), result.millis(99.9),
+                all.getMaxValue() / 1000.0, errors.get(), result.refused(), phases.get("decrypt"), phases.get("validation"),
+                phases.get("issue"), phases.get("encrypt"), result.serverCpuMsPerAt(), result.clientCpuMsPerAt(), result.coresUsed(),
+                loadAverage()));
+        return result;
+    }
+
+    /** Sums of the AA processes' counters and phase timers from /actuator/prometheus. */
+    Map<String, double[]> scrape(int aas) {
+        Map<String, double[]> sums = new HashMap<>();
+        Pattern tickets = Pattern.compile("^vpki_aa_tickets_total\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
+        Pattern phaseSum = Pattern.compile("^vpki_aa_phase_seconds_(sum|count)\\{[^}]*phase=\"(\\w+)\"[^}]*} (\\S+)$", Pattern.MULTILINE);
+        for (int i = 0; i < aas; i++) {
+            String text = new String(LocalPki.get(URI.create("http://127.0.0.1:" + aaPorts.get(i) + "/actuator/prometheus")).body(),
+                    StandardCharsets.UTF_8);
+            Matcher m = tickets.matcher(text);
+            while (m.find()) {
+                Matcher outcome = Pattern.compile("outcome=\"(\\w+)\"").matcher(m.group(1));
+                if (outcome.find()) {
+                    sums.computeIfAbsent(outcome.group(1), k -> new double[1])[0] += Double.parseDouble(m.group(2));
+                }
+            }
+            Matcher p = phaseSum.matcher(text);
+            while (p.find()) {
+                sums.computeIfAbsent("phase:" + p.group(2), k -> new double[2])[p.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(p.group(3));
+            }
+        }
+        return sums;
+    }
+
+    static double delta(Map<String, double[]> before, Map<String, double[]> after, String key) {
+        return after.getOrDefault(key, new double[1])[0] - before.getOrDefault(key, new double[1])[0];
+    }
+
+    // ---- crypto-only ceiling ----
+
+    /** The same server-side work in this JVM: the AA core, and the EA's message crypto with an in-memory EC lookup. */
+    List<Result> ceiling(String when) throws Exception {
+        SoftwareKeyStore aaStore = SoftwareKeyStore.openOrCreate(pki.dir.resolve("aa.p12"), "keystore-password-for-tests".toCharArray());
+        SoftwareKeyStore eaStore = SoftwareKeyStore.openOrCreate(ea.keystore, "keystore-password-for-tests".toCharArray());
+        DataEncryption encryption = new DataEncryption(RANDOM);
+        AaIdentity aa = AaIdentity.of(pki.aa, new SoftwareSigner(aaStore.keyPair("aa-signing").orElseThrow(), RANDOM),
+                aaStore.keyPair("aa-encryption").orElseThrow());
+        SoftwareSigner eaSigner = new SoftwareSigner(eaStore.keyPair("ea-signing").orElseThrow(), RANDOM);
+        DecryptionIdentity eaIdentity = new DecryptionIdentity(eaStore.keyPair("ea-encryption").orElseThrow(),
+                ea.certificate.hashedId8(), ea.certificate.sha256());
+        Map<HashedId8, byte[]> ecs = new ConcurrentHashMap<>();
+        stations.forEach(s -> ecs.put(s.ec.hashedId8(), s.ec.encoded()));
+        AuthorizationValidationClient inProcessEa = (uri, body) -> {
+            DecryptedRequest request = DecryptedRequest.decrypt(body, eaIdentity, encryption);
+            var received = AuthorizationValidationMessages.parseRequest(request,
+                    id -> id.equals(pki.aa.hashedId8()) ? Optional.of(pki.aa) : Optional.empty(), eaIdentity, encryption);
+            EtsiCertificate ec = EtsiCertificate.decode(ecs.get(received.ecSignature().signerDigest().orElseThrow()));
+            received.ecSignature().requireSignedBy(ec);
+            CertificateChecks.checkValidAt(ec, Instant.now());
+            return AuthorizationValidationMessages.response(request, EtsiCodes.Validation.OK, received.requested(), eaSigner,
+                    ea.certificate, Instant.now(), encryption);
+        };
+        ReplayGuard replay = new ReplayGuard(Duration.ofMinutes(10), 1_000_000);
+        AaMetrics metrics = new AaMetrics(new SimpleMeterRegistry(), replay);
+        EaEndpoint endpoint = EaEndpoint.of(ea.certificate, List.of(URI.create("http://in-process/")));
+        AuthorizationService service = new AuthorizationService(aa, (id, now) -> Optional.of(endpoint),
+                new EaValidation(aa, inProcessEa, encryption, metrics), AtPolicy.DEFAULT, RequestWindow.DEFAULT, replay,
+                record -> { }, metrics, Clock.systemUTC(), encryption);
+
+        List<Result> results = new ArrayList<>();
+        runCeiling(service, 2, Duration.ofSeconds(5), "warm-up");
+        for (int threads : new int[]{1, 2}) {
+            results.add(runCeiling(service, threads, MEASURE, "ceiling " + when));
+        }
+        return results;
+    }
+
+    Result runCeiling(AuthorizationService service, int threads, Duration duration, String setup) throws InterruptedException {
+        List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
+        long cpuBefore = processCpuNanos();
+        AtomicInteger cursor = new AtomicInteger();
+        AtomicLong issued = new AtomicLong();
+        List<Histogram> histograms = new ArrayList<>();
+        List<Thread> workers = new ArrayList<>();
+        long start = System.nanoTime();
+        long deadline = start + duration.toNanos();
+        AtomicLong lastEnd = new AtomicLong(start);
+        for (int w = 0; w < threads; w++) {
+            Histogram h = new Histogram(60_000_000L, 3);
+            histograms.add(h);
+            Thread t = new Thread(() -> {
+                for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
+                    long t0 = System.nanoTime();
+                    AuthorizationOutcome outcome = service.authorize(requests.get(i).request().body());
+                    long t1 = System.nanoTime();
+                    h.recordValue(Math.max(1, (t1 - t0) / 1_000));
+                    lastEnd.accumulateAndGet(t1, Math::max);
+                    if (outcome instanceof AuthorizationOutcome.Answered a && a.responseCode() == EtsiCodes.Authorization.OK) {
+                        issued.incrementAndGet();
+                    }
+                }
+            });
+            workers.add(t);
+            t.start();
+        }
+        for (Thread t : workers) {
+            t.join();
+        }
+        double seconds = (lastEnd.get() - start) / 1e9;
+        Histogram all = new Histogram(60_000_000L, 3);
+        histograms.forEach(all::add);
+        long cpu = processCpuNanos() - cpuBefore;
+        Result r = new Result(setup, threads, all.getTotalCount(), all.getTotalCount() - issued.get(), seconds, issued.get() / seconds,
+                all, Map.of(), 0, cpu / 1e6 / Math.max(1, issued.get()), 0, cpu / 1e9 / seconds);
+        log(String.format(Locale.ROOT, "%-16s threads=%d  %7.1f AT/s  p50 %6.2f ms  p99 %6.2f ms  not issued %d  cpu ms/AT %.2f  cores %.2f  load %s",
+                setup, threads, r.issuedPerSecond(), r.millis(50), r.millis(99), r.errors(), r.serverCpuMsPerAt(), r.coresUsed(),
+                loadAverage()));
+        return r;
+    }
+
+    // ---- report ----
+
+    void table(List<Result> results) {
+        log("");
+        log("| setup | concurrency | AT/s issued | requests/s | p50 ms | p99 ms | p99.9 ms | errors | server CPU ms/AT | client CPU ms/AT | cores used | decrypt ms | validation ms | issue ms | encrypt ms |");
+        log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (Result r : results) {
+            Map<String, Double> p = r.phaseMillis();
+            log(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %.2f | %.2f | %.2f | %s | %s | %s | %s |", r.setup(),
+                    r.concurrency(), r.issuedPerSecond(), r.perSecond(), r.millis(50), r.millis(99), r.millis(99.9), r.errors(),
+                    r.serverCpuMsPerAt(), r.clientCpuMsPerAt(), r.coresUsed(),
+                    fmt(p.get("decrypt")), fmt(p.get("validation")), fmt(p.get("issue")), fmt(p.get("encrypt"))));
+        }
+    }
+
+    static String fmt(Double d) {
+        return d == null ? "" : String.format(Locale.ROOT, "%.2f", d);
+    }
+
+    URI aaUri(int port) {
+        return URI.create("http://127.0.0.1:" + port + "/aa/authorization");
+    }
+
+    void log(String line) {
+        System.out.println(line);
+        report.append(line).append('\n');
+    }
+
+    static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /**
+     * CPU time of this JVM and every process it started (AA JVMs, redis-server): everything the
+     * benchmark runs on this machine, load generator included.
+     */
+    static long processCpuNanos() {
+        long own = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        long children = ProcessHandle.current().descendants().mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
+        return own + children;
+    }
+
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    static String prop(String name, String def) {
+        return System.getProperty(name, def);
+    }
+
+    static List<Integer> ints(String csv) {
+        return Arrays.stream(csv.split(",")).map(String::trim).map(Integer::parseInt).toList();
+    }
+}

@@ -1,0 +1,106 @@
+package eu.vpki.aa.core;
+
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
+
+/** One AA core wired to a {@link FakeEa} with two access points, a fixed clock, a simple registry and a temporary audit directory. */
+public final class AaFixture implements AutoCloseable {
+    static final URI EA_1 = URI.create("http://ea-1.test/aa/validation");
+    static final URI EA_2 = URI.create("http://ea-2.test/aa/validation");
+
+    public final TestPki pki;
+    public final TestClock clock = new TestClock(TestPki.NOW);
+    public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final DataEncryption encryption = new DataEncryption(RANDOM);
+    public final FakeEa ea;
+    final ReplayGuard replayGuard;
+    final Path auditDir;
+    final RotatingFileAuditLog audit;
+    public final AuthorizationService service;
+
+    AaFixture(TestPki pki, RequestWindow window) {
+        this.pki = pki;
+        this.ea = new FakeEa(pki, clock, encryption);
+        try {
+            this.auditDir = Files.createTempDirectory("aa-audit");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        this.replayGuard = new ReplayGuard(window.replayRetention(), 10_000);
+        this.audit = new RotatingFileAuditLog(auditDir, "test", 1 << 20, Duration.ofDays(1), clock);
+        AaMetrics metrics = new AaMetrics(registry, replayGuard);
+        AaIdentity identity = AaIdentity.of(pki.aa, pki.aaSigner(), pki.aaEncKey);
+        EaDirectory directory = (id, now) -> id.equals(pki.ea.hashedId8())
+                ? Optional.of(EaEndpoint.of(pki.ea, List.of(EA_1, EA_2))) : Optional.empty();
+        this.service = new AuthorizationService(identity, directory, new EaValidation(identity, ea, encryption, metrics), AtPolicy.DEFAULT,
+                window, replayGuard, audit, metrics, clock, encryption);
+    }
+
+    public AaFixture(TestPki pki) {
+        this(pki, RequestWindow.DEFAULT);
+    }
+
+    public Station enrolledStation(EtsiCurve curve) {
+        Station s = Station.enrolled(pki, curve);
+        ea.enrolmentCredentials.put(s.ec.hashedId8(), s.ec);
+        return s;
+    }
+
+    public double tickets(String outcome) {
+        return registry.find("vpki.aa.tickets").tag("outcome", outcome).counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    double tickets(String outcome, int code) {
+        Counter c = registry.find("vpki.aa.tickets").tag("outcome", outcome).tag("code", Integer.toString(code)).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    double eaFailures() {
+        return registry.find("vpki.aa.ea.failures").counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    /** Every line of every audit file. */
+    public List<String> auditLines() {
+        List<String> lines = new ArrayList<>();
+        try (Stream<Path> files = Files.list(auditDir)) {
+            for (Path f : files.sorted().toList()) {
+                lines.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return lines;
+    }
+
+    /** Every byte the AA wrote to disk. */
+    byte[] auditBytes() {
+        return String.join("\n", auditLines()).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws IOException {
+        audit.close();
+        try (Stream<Path> files = Files.list(auditDir)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(auditDir);
+    }
+}

@@ -1,0 +1,80 @@
+package eu.vpki.aa.core;
+
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
+import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Privacy by construction, checked on what each side ends up with: the AA's audit log (the only
+ * thing it writes) holds no trace of the EC or of any key, and the replay cache only hashes; the
+ * EA's decrypted validation requests hold no trace of the AT or its keys.
+ */
+class PrivacyTest {
+    private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+    private static final HexFormat HEX = HexFormat.of();
+
+    @Test
+    void theAaNeverRecordsTheEc_andTheEaNeverSeesTheAt() throws IOException {
+        List<byte[]> ecTraces = new ArrayList<>();
+        List<byte[]> atTraces = new ArrayList<>();
+        List<byte[]> keyTraces = new ArrayList<>();
+        try (AaFixture aa = new AaFixture(PKI)) {
+            for (int i = 0; i < 3; i++) {
+                Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+                OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+                var answer = (AuthorizationOutcome.Answered) aa.service.authorize(request.body());
+                EtsiCertificate at = station.read(answer.response(), request).authorizationTicket().orElseThrow();
+                ecTraces.add(station.ec.hashedId8().bytes());
+                ecTraces.add(station.ec.encoded());
+                ecTraces.add(station.ec.verificationKey().compressed());
+                atTraces.add(at.hashedId8().bytes());
+                atTraces.add(at.encoded());
+                atTraces.add(at.verificationKey().compressed());
+                atTraces.add(at.verificationKey().x());
+                keyTraces.add(at.verificationKey().compressed());
+                keyTraces.add(request.requestHash());
+                keyTraces.add(request.aesKey());
+            }
+            Station revoked = aa.enrolledStation(EtsiCurve.NIST_P256);
+            aa.ea.revokedEcs.add(revoked.ec.hashedId8());
+            aa.service.authorize(revoked.request(Protection.FULL, Station.CAM_DENM, NOW).body());
+            ecTraces.add(revoked.ec.hashedId8().bytes());
+
+            // the AA's audit log: AT digests, EA, codes; no EC, no key, no request hash, in binary or in hex
+            String audit = new String(aa.auditBytes(), StandardCharsets.UTF_8);
+            assertThat(aa.auditLines()).hasSize(4)
+                    .allSatisfy(l -> assertThat(l).matches("\\S+Z (issued|refused) code=\\d+ at=([0-9A-F]{16}|-) ea=[0-9A-F]{16} reason=\\S+"));
+            for (byte[] trace : concat(ecTraces, keyTraces)) {
+                assertThat(audit).doesNotContainIgnoringCase(HEX.formatHex(trace));
+                assertThat(Station.indexOf(aa.auditBytes(), trace)).isEqualTo(-1);
+            }
+            assertThat(aa.replayGuard.size()).as("only fingerprints, one per readable request").isEqualTo(4);
+
+            // the EA: what it decrypted never contains the AT, its key or its digest
+            assertThat(aa.ea.seenPlaintexts).hasSize(4);
+            for (byte[] seen : aa.ea.seenPlaintexts) {
+                for (byte[] trace : atTraces) {
+                    assertThat(Station.indexOf(seen, trace)).isEqualTo(-1);
+                }
+            }
+        }
+    }
+
+    private static List<byte[]> concat(List<byte[]> a, List<byte[]> b) {
+        List<byte[]> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

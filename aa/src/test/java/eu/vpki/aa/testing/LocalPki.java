@@ -1,0 +1,338 @@
+package eu.vpki.aa.testing;
+
+import eu.vpki.aa.AaApplication;
+import eu.vpki.common.distribution.DistributionPaths;
+import eu.vpki.common.distribution.TrustListClient;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
+import eu.vpki.common.etsi.ts102941.RcaCtl;
+import eu.vpki.common.etsi.ts102941.TrustLists;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.dc.DcApplication;
+import eu.vpki.ea.EaApplication;
+import eu.vpki.operator.OperatorApplication;
+import eu.vpki.operator.core.OperatorCredentials;
+import eu.vpki.rca.RcaApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A whole local deployment for end-to-end tests and the benchmark, every service the real one on
+ * 127.0.0.1 with random ports: the RCA and one DC, EA clusters (an Operator replica and EA replicas
+ * in one JGroups group, each replica with its own Redis), and AA processes, in-process or as child
+ * JVMs. The RCA certifies every EA and the AA through its admin API; the AA keys live in a PKCS#12
+ * key store like in production.
+ */
+public final class LocalPki implements AutoCloseable {
+    public static final String ADMIN_TOKEN = "aa-e2e-admin-token-0123456789";
+    public static final String OPERATOR = "op-aa";
+    public static final String OPERATOR_TOKEN = "aa-e2e-operator-token";
+    static final SecureRandom RANDOM = new SecureRandom();
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    public final Path dir;
+    public final int rcaPort = freePort();
+    public final int dcPort = freePort();
+    private final List<AutoCloseable> toClose = Collections.synchronizedList(new ArrayList<>());
+    private ConfigurableApplicationContext rca;
+    public EtsiCertificate root;
+    public EtsiCertificate aa;
+
+    /** An EA of the deployment: its certificate and where its replicas and Operator listen. */
+    public static final class Ea {
+        public final String name;
+        public final List<Integer> replicaPorts;
+        public final int operatorPort = freePort();
+        public final Path keystore;
+        public final Path certificateFile;
+        public EtsiCertificate certificate;
+        public final List<ConfigurableApplicationContext> replicas = new ArrayList<>();
+        public final List<RedisFixture> redis = new ArrayList<>();
+
+        Ea(String name, int replicas, Path dir) {
+            this.name = name;
+            List<Integer> ports = new ArrayList<>();
+            for (int i = 0; i < replicas; i++) {
+                ports.add(freePort());
+            }
+            this.replicaPorts = List.copyOf(ports);
+            this.keystore = dir.resolve(name + ".p12");
+            this.certificateFile = dir.resolve(name + ".cert");
+        }
+
+        public URI enrolment(int replica) {
+            return URI.create("http://127.0.0.1:" + replicaPorts.get(replica) + "/ea/enrolment");
+        }
+
+        public URI validation(int replica) {
+            return URI.create("http://127.0.0.1:" + replicaPorts.get(replica) + "/ea/authorization-validation");
+        }
+
+        public URI operator(String path) {
+            return URI.create("http://127.0.0.1:" + operatorPort + "/operator/v1" + path);
+        }
+    }
+
+    public LocalPki() {
+        try {
+            dir = Files.createTempDirectory("vpki-aa-e2e");
+            Files.writeString(dir.resolve("keystore-password"), "keystore-password-for-tests\n");
+            Files.writeString(dir.resolve("admin-token"), ADMIN_TOKEN + "\n");
+            Files.writeString(dir.resolve("operators"), OPERATOR + ":" + OperatorCredentials.hashOf(OPERATOR_TOKEN) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    // ---- RCA and DC ----
+
+    public void startRcaAndDc() {
+        rca = run(RcaApplication.class, "vpki-rca", rcaPort,
+                "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=AA E2E Root", "--vpki.rca.curve=nistP256",
+                "--vpki.keystore.path=" + dir.resolve("rca/rca.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
+                "--vpki.admin.token-file=" + dir.resolve("admin-token"), "--vpki.dc.urls=" + dcUrl());
+        root = EtsiCertificate.decode(get(URI.create("http://127.0.0.1:" + rcaPort + "/rca/certificate")).body());
+        write(dir.resolve("rca.cert"), root.encoded());
+        run(DcApplication.class, "vpki-dc", dcPort, "--vpki.dc.data-dir=" + dir.resolve("dc"),
+                "--vpki.rca.url=http://127.0.0.1:" + rcaPort + "/", "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"));
+    }
+
+    public String dcUrl() {
+        return "http://127.0.0.1:" + dcPort + "/";
+    }
+
+    /** Generates an EA's keys into its own key store and has the RCA certify it, aaAccessPoint = its first replica. */
+    public Ea certifyEa(String name, int replicas) {
+        Ea ea = new Ea(name, replicas, dir);
+        EtsiKeyPair signing = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+        EtsiKeyPair encryption = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(ea.keystore, password());
+        store.put("ea-signing", signing, RANDOM);
+        store.put("ea-encryption", encryption, RANDOM);
+        ea.certificate = certify("""
+                {"type":"EA","name":"%s","curve":"nistP256","verificationKey":"%s","encryptionKey":"%s",
+                 "itsAccessPoint":"%s","aaAccessPoint":"%s","validityDays":730}""".formatted(name, hex(signing), hex(encryption),
+                ea.enrolment(0), ea.validation(0)));
+        write(ea.certificateFile, ea.certificate.encoded());
+        return ea;
+    }
+
+    /** Generates the AA's keys into its key store and has the RCA certify it with this access point. */
+    public void certifyAa(URI accessPoint) {
+        EtsiKeyPair signing = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+        EtsiKeyPair encryption = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(dir.resolve("aa.p12"), password());
+        store.put("aa-signing", signing, RANDOM);
+        store.put("aa-encryption", encryption, RANDOM);
+        aa = certify("""
+                {"type":"AA","name":"aa.e2e","curve":"nistP256","verificationKey":"%s","encryptionKey":"%s","accessPoint":"%s",
+                 "validityDays":730}""".formatted(hex(signing), hex(encryption), accessPoint));
+        write(dir.resolve("aa.cert"), aa.encoded());
+    }
+
+    /** Waits until the DC serves a CTL with this many EAs and AAs and writes it where EAs read their CTL. */
+    public RcaCtl publishCtlToEas(int eas, int aas) {
+        URI ctlUri = DistributionPaths.ctl(URI.create(dcUrl()), root.hashedId8());
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            HttpResponse<byte[]> r = get(ctlUri);
+            if (r.statusCode() != 200) {
+                return false;
+            }
+            RcaCtl ctl = TrustLists.readCtl(r.body(), root);
+            return ctl.enrolmentAuthorities().size() == eas && ctl.authorizationAuthorities().size() == aas;
+        });
+        byte[] ctl = get(ctlUri).body();
+        write(dir.resolve("ctl.oer"), ctl);
+        return TrustLists.readCtl(ctl, root);
+    }
+
+    /** A relying party's view: the verified CTL and CRL from the DC. */
+    public TrustListClient vehicleView() {
+        TrustListClient client = new TrustListClient(List.of(URI.create(dcUrl())), root, TrustListClient.Options.defaults());
+        client.refresh(Instant.now());
+        return client;
+    }
+
+    // ---- EA clusters ----
+
+    /** Starts the Operator replica and the EA replicas of {@code ea}, one JGroups group, each with its own Redis. */
+    public void startCluster(Ea ea, String propagation) {
+        List<Integer> jgroups = new ArrayList<>();
+        for (int i = 0; i <= ea.replicaPorts.size(); i++) {
+            jgroups.add(freePort());
+        }
+        String hosts = String.join(",", jgroups.stream().map(p -> "127.0.0.1[" + p + "]").toList());
+        String cluster = "aa-e2e-" + ea.name + "-" + jgroups.get(0);
+        int members = jgroups.size();
+        RedisFixture operatorRedis = redis(ea);
+        run(OperatorApplication.class, "vpki-operator-" + ea.name, ea.operatorPort,
+                replication(cluster, "operator", jgroups.get(0), hosts, members, propagation, operatorRedis),
+                "--vpki.operator.credentials-file=" + dir.resolve("operators"));
+        for (int i = 0; i < ea.replicaPorts.size(); i++) {
+            RedisFixture redis = redis(ea);
+            ea.replicas.add(run(EaApplication.class, "vpki-" + ea.name + "-" + i, ea.replicaPorts.get(i),
+                    replication(cluster, ea.name + "-" + i, jgroups.get(i + 1), hosts, members, propagation, redis),
+                    "--vpki.ea.certificate-file=" + ea.certificateFile, "--vpki.ea.ctl-file=" + dir.resolve("ctl.oer"),
+                    "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"),
+                    "--vpki.keystore.path=" + ea.keystore, "--vpki.keystore.password-file=" + dir.resolve("keystore-password")));
+        }
+    }
+
+    private RedisFixture redis(Ea ea) {
+        RedisFixture r = RedisFixture.start();
+        ea.redis.add(r);
+        toClose.add(r);
+        return r;
+    }
+
+    private static String[] replication(String cluster, String id, int port, String hosts, int members, String propagation, RedisFixture redis) {
+        return new String[]{"--vpki.redis.url=" + redis.url(), "--vpki.replication.cluster-name=" + cluster,
+                "--vpki.replication.replica-id=" + id, "--vpki.replication.bind-port=" + port, "--vpki.replication.initial-hosts=" + hosts,
+                "--vpki.replication.expected-members=" + members, "--vpki.replication.propagation=" + propagation,
+                "--vpki.replication.order=FIFO", "--vpki.replication.join-timeout=1s"};
+    }
+
+    // ---- AA processes ----
+
+    /** The AA's configuration for one process listening on {@code port}, as command-line arguments. */
+    public List<String> aaArguments(int port, String instance, String... extra) {
+        List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
+                "--spring.application.name=vpki-aa-" + instance,
+                "--management.endpoints.web.exposure.include=health,prometheus",
+                "--vpki.aa.certificate-file=" + dir.resolve("aa.cert"),
+                "--vpki.aa.access-point=http://127.0.0.1:" + port + "/aa/authorization",
+                "--vpki.keystore.path=" + dir.resolve("aa.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
+                "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"), "--vpki.dc.urls=" + dcUrl(),
+                "--vpki.aa.audit.dir=" + auditDir(instance), "--vpki.aa.audit.instance=" + instance));
+        args.addAll(List.of(extra));
+        return args;
+    }
+
+    public Path auditDir(String instance) {
+        return dir.resolve("audit-" + instance);
+    }
+
+    public ConfigurableApplicationContext startAa(int port, String instance, String... extra) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(AaApplication.class)
+                .run(aaArguments(port, instance, extra).toArray(String[]::new));
+        toClose.add(context::close);
+        return context;
+    }
+
+    // ---- helpers ----
+
+    private EtsiCertificate certify(String json) {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rcaPort + "/admin/authorities"))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 201) {
+            throw new IllegalStateException("RCA refused to certify: " + r.statusCode() + " " + r.body());
+        }
+        Matcher m = Pattern.compile("\"certificate\"\\s*:\\s*\"([^\"]*)\"").matcher(r.body());
+        if (!m.find()) {
+            throw new IllegalStateException("no certificate in " + r.body());
+        }
+        return EtsiCertificate.decode(Base64.getDecoder().decode(m.group(1)));
+    }
+
+    private ConfigurableApplicationContext run(Class<?> app, String name, int port, Object... args) {
+        List<String> all = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--spring.application.name=" + name,
+                "--management.endpoints.web.exposure.include=health,prometheus"));
+        for (Object a : args) {
+            if (a instanceof String[] many) {
+                all.addAll(List.of(many));
+            } else {
+                all.add((String) a);
+            }
+        }
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(app).run(all.toArray(String[]::new));
+        toClose.add(context::close);
+        return context;
+    }
+
+    char[] password() {
+        return "keystore-password-for-tests".toCharArray();
+    }
+
+    static String hex(EtsiKeyPair k) {
+        return HexFormat.of().formatHex(k.publicKey().compressed());
+    }
+
+    static void write(Path file, byte[] bytes) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.write(file, bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static HttpResponse<byte[]> get(URI uri) {
+        return send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    public static <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        try {
+            return HTTP.send(request, handler);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Stops everything started, newest first, and deletes the directory. */
+    @Override
+    public void close() {
+        List<AutoCloseable> all = new ArrayList<>(toClose);
+        Collections.reverse(all);
+        for (AutoCloseable c : all) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // keep stopping the rest
+            }
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
