@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -150,6 +149,8 @@ final class CommonOptions {
     static Map<String, String> settings(Load load, String curve, String more) {
         return Map.of("curve", curve, "precomputed requests", load.precompute ? "yes (built before the timed window)" : "no",
                 "load model", load.rate == null ? "closed loop, " + load.concurrency + " in flight" : "open loop at " + load.rate + "/s",
-                "deployment", more, "started", Instant.now().toString());
+                "deployment", more, "machine", Runtime.getRuntime().availableProcessors() + " cores, load average "
+                        + String.format(java.util.Locale.ROOT, "%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
+                        + " when the report was written");
     }
 }

@@ -24,7 +24,7 @@ final class RegisterCommand implements Callable<Integer> {
     Path tokenFile;
     @Option(names = "--stations", defaultValue = "1000", description = "fleet size (default ${DEFAULT-VALUE})")
     int stations;
-    @Option(names = "--curve", defaultValue = "brainpoolP256r1", description = "station key curve: brainpoolP256r1, nistP256, brainpoolP384r1 (default ${DEFAULT-VALUE})")
+    @Option(names = "--curve", defaultValue = "nistP256", description = "station key curve: nistP256, brainpoolP256r1, brainpoolP384r1 (default ${DEFAULT-VALUE})")
     String curve;
     @Option(names = "--fleet", defaultValue = "run/fleet.json", description = "fleet file to write (default ${DEFAULT-VALUE})")
     Path fleetFile;
