@@ -92,7 +92,7 @@ public final class LoadRunner {
         Double offered = null;
         if (model instanceof LoadModel.Open open) {
             workers = Executors.newFixedThreadPool(open.workers(), daemonThreads(name));
-            description = "open loop at " + open.ratePerSecond() + "/s";
+            description = String.format(java.util.Locale.ROOT, "open loop at %.1f/s", open.ratePerSecond());
             offered = open.ratePerSecond();
             offerOpen(open, op, phase, workers, start, deadline);
         } else {
