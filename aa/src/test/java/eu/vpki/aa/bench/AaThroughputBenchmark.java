@@ -233,6 +233,12 @@ public final class AaThroughputBenchmark {
     Result closedLoop(int aas, int concurrency, Duration duration, String setup) throws Exception {
         List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
         Map<String, double[]> before = scrape(aas);
+        long[] splitBefore = cpuSplit();
+        jdk.jfr.Recording recording = null;
+        if (JFR && !setup.equals("warm-up")) {
+            recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            recording.start();
+        }
         long cpuBefore = processCpuNanos();
         AtomicLong clientCpu = new AtomicLong();
         AtomicInteger cursor = new AtomicInteger();
@@ -283,6 +289,12 @@ public final class AaThroughputBenchmark {
         }
         double seconds = (lastEnd.get() - start) / 1e9;
         long cpuTotal = processCpuNanos() - cpuBefore;
+        long[] splitAfter = cpuSplit();
+        if (recording != null) {
+            recording.stop();
+            recording.dump(OUT.resolve("harness-" + aas + "aa-c" + concurrency + ".jfr"));
+            recording.close();
+        }
         Map<String, double[]> after = scrape(aas);
         Histogram all = new Histogram(60_000_000L, 3);
         histograms.forEach(all::add);
@@ -304,6 +316,10 @@ public final class AaThroughputBenchmark {
                 all.getMaxValue() / 1000.0, errors.get(), result.refused(), phases.get("decrypt"), phases.get("validation"),
                 phases.get("issue"), phases.get("encrypt"), result.serverCpuMsPerAt(), result.clientCpuMsPerAt(), result.coresUsed(),
                 loadAverage()));
+        log(String.format(Locale.ROOT, "         CPU ms/AT by process: AA JVM(s) %.2f, EA+Operator+RCA+DC JVM (without the load generator) %.2f, redis %.2f",
+                (splitAfter[0] - splitBefore[0]) / 1e6 / Math.max(1, issued),
+                (splitAfter[1] - splitBefore[1] - clientCpu.get()) / 1e6 / Math.max(1, issued),
+                (splitAfter[2] - splitBefore[2]) / 1e6 / Math.max(1, issued)));
         return result;
     }
 
@@ -455,6 +471,23 @@ public final class AaThroughputBenchmark {
                 .getProcessCpuTime();
         long children = ProcessHandle.current().descendants().mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
         return own + children;
+    }
+
+    /** CPU nanoseconds of {AA JVMs, this JVM, redis-server processes}. */
+    static long[] cpuSplit() {
+        long own = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        long aa = 0;
+        long redis = 0;
+        for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+            long cpu = p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+            if (p.info().command().orElse("").contains("redis")) {
+                redis += cpu;
+            } else {
+                aa += cpu;
+            }
+        }
+        return new long[]{aa, own, redis};
     }
 
     static String loadAverage() {
