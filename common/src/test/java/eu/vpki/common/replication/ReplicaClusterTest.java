@@ -67,7 +67,7 @@ class ReplicaClusterTest {
     @BeforeEach
     void freshState() {
         REDIS.forEach(RedisFixture::flushAll);
-        ports = List.of(freePort(), freePort(), freePort());
+        ports = new java.util.ArrayList<>(List.of(freePort(), freePort(), freePort()));
     }
 
     @AfterEach
@@ -162,7 +162,7 @@ class ReplicaClusterTest {
     @MethodSource("syncCrashes")
     void syncLoad_losesNoAcknowledgedWriteWhenAReplicaCrashes(Order order, Crash crash) {
         try (RedisFixture victimRedis = RedisFixture.start()) {
-            ports = List.of(freePort(), freePort(), freePort()); // after the victim's Redis took its port
+            ports = new java.util.ArrayList<>(List.of(freePort(), freePort(), freePort())); // after the victim's Redis took its port
             Replica a = start(0, order, Propagation.SYNC, REDIS.get(0));
             Replica b = start(1, order, Propagation.SYNC, REDIS.get(1));
             Replica victim = start(2, order, Propagation.SYNC, victimRedis);
@@ -254,6 +254,29 @@ class ReplicaClusterTest {
     }
 
     private Replica start(int index, Order order, Propagation propagation, RedisFixture redis, int expectedMembers) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(index, order, propagation, redis, expectedMembers);
+            } catch (ReplicationException e) {
+                // a port probed free can be taken by another process before JGroups binds it: take another one
+                if (attempt == 3 || !causedByBind(e)) {
+                    throw e;
+                }
+                ports.set(index, freePort());
+            }
+        }
+    }
+
+    private static boolean causedByBind(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Replica startOnce(int index, Order order, Propagation propagation, RedisFixture redis, int expectedMembers) {
         String initialHosts = ports.stream().map(port -> "127.0.0.1[" + port + "]").collect(Collectors.joining(","));
         ReplicationConfig config = new ReplicationConfig("test-" + ports.get(0), "r" + index, order, propagation,
                 "127.0.0.1", ports.get(index), new ReplicationConfig.Discovery.TcpPing(initialHosts), expectedMembers,
@@ -264,8 +287,13 @@ class ReplicaClusterTest {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         registries.add(registry);
         Replica replica = new Replica(config, KEYSPACE, pool, Clock.systemUTC(), registry);
+        try {
+            replica.connect();
+        } catch (ReplicationException e) {
+            replica.close();
+            throw e;
+        }
         replicas.add(replica);
-        replica.connect();
         return replica;
     }
 
