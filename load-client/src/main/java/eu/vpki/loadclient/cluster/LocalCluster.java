@@ -45,9 +45,15 @@ public final class LocalCluster implements AutoCloseable {
     static final String OPERATOR_ID = "demo-operator";
     private static final Duration HEALTH_TIMEOUT = Duration.ofMinutes(3);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    /** Small, fast-starting JVMs for the services that do little work; the EA and AA get the JIT's full tiers. */
+    /** Small, fast-starting JVMs for the services that do little work. */
     private static final List<String> LIGHT_JVM = List.of("-Xss512k", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-    private static final List<String> WORK_JVM = List.of("-Xss512k", "-Xmx768m", "-XX:+UseParallelGC");
+    /**
+     * The EA and AA JVMs. Also C1 only: with nine JVMs on a small machine, C2 spent as much CPU
+     * compiling BouncyCastle's field arithmetic in each JVM as the requests themselves did during a
+     * run of a few minutes (the demo went from 213 s to 140 s on 2 cores). Long-running
+     * measurements set {@code VPKI_SERVICE_JVM_OPTS=-XX:TieredStopAtLevel=4} for full C2 code.
+     */
+    private static final List<String> WORK_JVM = List.of("-Xss512k", "-Xmx768m", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1");
 
     private final ClusterSpec spec;
     private final HttpClient http;
@@ -142,7 +148,6 @@ public final class LocalCluster implements AutoCloseable {
         EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing", "aa-encryption",
                 Map.of("accessPoint", aaUrls.get(0) + "/aa/authorization"));
         Path aaCertFile = write(work.resolve("aa/aa.cert"), aaCert.encoded());
-        dc.awaitHealthy(http, HEALTH_TIMEOUT);
 
         // the replication group: EA replicas then Operators, each with its own Redis
         Path redisBinary = RedisServerBinary.locate();
@@ -189,6 +194,9 @@ public final class LocalCluster implements AutoCloseable {
                     .collect(Collectors.joining(",")));
             group.add(launch("aa-" + i, jar("aa"), WORK_JVM, p, aaUrls.get(i), logs));
         }
+        // the DC starts alongside the group: its members fetch the trust lists late in their start-up
+        // and retry every refresh interval if the DC is not up yet
+        dc.awaitHealthy(http, HEALTH_TIMEOUT);
         List<CompletableFuture<ServiceProcess>> ready = group.stream()
                 .map(s -> CompletableFuture.supplyAsync(() -> s.awaitHealthy(http, HEALTH_TIMEOUT))).toList();
         ready.forEach(CompletableFuture::join);

@@ -53,8 +53,11 @@ public final class ServiceProcess implements AutoCloseable {
         this.log = log;
     }
 
+    /** Environment variable with JVM options appended to every service's own (later options win). */
+    public static final String EXTRA_JVM_OPTIONS = "VPKI_SERVICE_JVM_OPTS";
+
     /**
-     * Starts {@code java [jvmOptions] -jar jar [--key=value ...]} with output appended to {@code logDir/name.log}.
+     * Starts {@code java [jvmOptions] [$VPKI_SERVICE_JVM_OPTS] -jar jar [--key=value ...]} with output appended to {@code logDir/name.log}.
      *
      * @param baseUrl where the service will listen (used for the health check)
      */
@@ -66,6 +69,10 @@ public final class ServiceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
+        String extra = System.getenv(EXTRA_JVM_OPTIONS);
+        if (extra != null && !extra.isBlank()) {
+            command.addAll(List.of(extra.trim().split("\\s+")));
+        }
         command.add("-jar");
         command.add(jar.toString());
         properties.forEach((k, v) -> command.add("--" + k + "=" + v));
