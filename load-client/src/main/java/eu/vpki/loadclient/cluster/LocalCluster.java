@@ -61,6 +61,7 @@ public final class LocalCluster implements AutoCloseable {
     private final List<RedisServer> redis = new ArrayList<>();
     private final SecureRandom random = new SecureRandom();
     private Endpoints endpoints;
+    private final java.util.Set<Path> archiveRecorders = new java.util.HashSet<>();
 
     /** What a client needs to use the cluster. */
     public record Endpoints(URI rca, URI dc, List<URI> operators, List<URI> eaReplicas, List<URI> aas, Path rcaCertificate,
@@ -117,6 +118,7 @@ public final class LocalCluster implements AutoCloseable {
 
         URI rcaUrl = local(spec.rcaPort());
         URI dcUrl = local(spec.dcPort());
+        AppCdsArchive.extractAll(List.of(jar("rca"), jar("dc"), jar("ea"), jar("operator"), jar("aa")), log);
         log.accept("starting RCA and DC (logs in " + logs + ")");
         ServiceProcess rca = launch("rca", jar("rca"), LIGHT_JVM, props(spec.rcaPort(),
                 "vpki.rca.data-dir", work.resolve("rca").toString(),
@@ -138,15 +140,17 @@ public final class LocalCluster implements AutoCloseable {
 
         // the EA: keys generated here (one key store copied to every replica), certified by the RCA
         List<URI> eaUrls = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> local(spec.eaPort(i))).toList();
+        // (EA and AA side by side: writing a PKCS#12 store is seconds of key derivation in this fresh JVM)
         Path eaStore = work.resolve("ea/ea.p12");
-        EtsiCertificate eaCert = certify(rcaUrl, adminToken, "EA", "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
-                Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint", eaUrls.get(0) + "/ea/authorization-validation"));
-        Path eaCertFile = write(work.resolve("ea/ea.cert"), eaCert.encoded());
-
+        CompletableFuture<EtsiCertificate> eaCertifying = CompletableFuture.supplyAsync(() -> certify(rcaUrl, adminToken, "EA",
+                "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
+                Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint", eaUrls.get(0) + "/ea/authorization-validation")));
         List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> local(spec.aaPort(i))).toList();
         Path aaStore = work.resolve("aa/aa.p12");
         EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing", "aa-encryption",
                 Map.of("accessPoint", aaUrls.get(0) + "/aa/authorization"));
+        EtsiCertificate eaCert = joinUnwrapped(eaCertifying);
+        Path eaCertFile = write(work.resolve("ea/ea.cert"), eaCert.encoded());
         Path aaCertFile = write(work.resolve("aa/aa.cert"), aaCert.encoded());
 
         // the replication group: EA replicas then Operators, each with its own Redis
@@ -243,8 +247,20 @@ public final class LocalCluster implements AutoCloseable {
         return EtsiCertificate.decode(Base64.getDecoder().decode(issued.get("certificate").asText()));
     }
 
+    private static <T> T joinUnwrapped(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
     private ServiceProcess launch(String name, Path jar, List<String> jvm, Map<String, String> props, URI url, Path logs) {
-        ServiceProcess p = ServiceProcess.start(name, jar, jvm, props, Map.of(), url, logs);
+        // one JVM per jar may record the class-data archive (at its exit); the others start without it this time
+        AppCdsArchive.Launch launch = AppCdsArchive.of(jar).prepare(archiveRecorders.add(jar), System.err::println);
+        List<String> options = new ArrayList<>(jvm);
+        options.addAll(launch.jvmOptions());
+        ServiceProcess p = ServiceProcess.start(name, launch.jar(), options, props, Map.of(), url, logs);
         services.add(p);
         return p;
     }
@@ -328,6 +344,10 @@ public final class LocalCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        // all at once (each JVM may have a class-data archive to write as it exits), then wait for each
+        for (int i = services.size() - 1; i >= 0; i--) {
+            services.get(i).requestStop();
+        }
         for (int i = services.size() - 1; i >= 0; i--) {
             try {
                 services.get(i).close();

@@ -46,6 +46,8 @@ public final class ServiceProcess implements AutoCloseable {
     private final URI baseUrl;
     private final Path log;
 
+    private volatile boolean stopRequested;
+
     private ServiceProcess(String name, Process process, URI baseUrl, Path log) {
         this.name = name;
         this.process = process;
@@ -156,10 +158,18 @@ public final class ServiceProcess implements AutoCloseable {
         waitExit();
     }
 
+    /** Asks the service to stop (SIGTERM) without waiting; {@link #close()} waits. */
+    public void requestStop() {
+        if (process.isAlive() && !stopRequested) {
+            stopRequested = true;
+            process.destroy();
+        }
+    }
+
     @Override
     public void close() {
         if (process.isAlive()) {
-            process.destroy();
+            requestStop();
             try {
                 if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                     process.destroyForcibly();
