@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
 
 /** Starts (until Ctrl-C) or stops a local cluster. */
 @Command(name = "cluster", mixinStandardHelpOptions = true, description = "Start or stop a local PKI cluster.",
-        subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class})
+        subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class, ClusterCommand.Prepare.class})
 final class ClusterCommand implements Runnable {
     @Override
     public void run() {
@@ -72,6 +72,37 @@ final class ClusterCommand implements Runnable {
             System.out.println("logs      " + e.logDir());
             System.out.println("running; Ctrl-C or 'vpki-load cluster stop --work-dir " + options.workDir + "' stops it");
             stopped.await();
+            return 0;
+        }
+    }
+
+    @Command(name = "prepare", mixinStandardHelpOptions = true, description = {
+            "Record the services' class-data (AppCDS) archives for faster starts: start a one-of-each cluster on",
+            "other ports, stop it. Nothing to do when the archives match the jars. ./vpki runs it after each build."})
+    static final class Prepare implements Callable<Integer> {
+        @Option(names = "--project-dir", defaultValue = ".", description = "checkout with the built service jars (default ${DEFAULT-VALUE})")
+        Path projectDir;
+        @Option(names = "--work-dir", defaultValue = "run/prepare", description = "scratch directory (default ${DEFAULT-VALUE})")
+        Path workDir;
+        @Option(names = "--base-port", defaultValue = "19080", description = "HTTP ports start here (default ${DEFAULT-VALUE})")
+        int basePort;
+        @Option(names = "--jgroups-base-port", defaultValue = "19800", description = "JGroups ports start here (default ${DEFAULT-VALUE})")
+        int jgroupsBasePort;
+
+        @Override
+        public Integer call() {
+            ClusterSpec spec = new ClusterSpec(projectDir.toAbsolutePath(), workDir.toAbsolutePath(), 1, 1, 1, "FIFO", "ASYNC",
+                    basePort, jgroupsBasePort, "nistP256");
+            if (LocalCluster.archivesCurrent(spec)) {
+                System.err.println("class-data archives are up to date");
+                return 0;
+            }
+            long start = System.nanoTime();
+            System.err.println("recording class-data archives (one cluster start and stop, once per build) ...");
+            try (LocalCluster cluster = LocalCluster.start(spec, line -> { })) {
+                cluster.endpoints();
+            }
+            System.err.printf("class-data archives recorded in %.0f s%n", (System.nanoTime() - start) / 1e9);
             return 0;
         }
     }

@@ -44,6 +44,17 @@ final class AppCdsArchive {
         return new AppCdsArchive(jar);
     }
 
+    /** Whether the jar is extracted and an archive was recorded for its current build. */
+    boolean isCurrent() {
+        try {
+            Path stampFile = dir.resolve(STAMP);
+            return Files.isRegularFile(dir.resolve(ARCHIVE)) && Files.isRegularFile(stampFile)
+                    && Files.readString(stampFile).equals(stampOf(jar));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Extracts, side by side, those of {@code jars} not yet extracted for their current build. */
     static void extractAll(List<Path> jars, Consumer<String> log) {
         List<java.util.concurrent.CompletableFuture<Void>> work = jars.stream().distinct()

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * A complete PKI on this machine: RCA, DC, EA replicas and Operator replicas (one JGroups group,
@@ -245,6 +246,12 @@ public final class LocalCluster implements AutoCloseable {
         }
         JsonNode issued = JSON.readTree(r.body());
         return EtsiCertificate.decode(Base64.getDecoder().decode(issued.get("certificate").asText()));
+    }
+
+    /** Whether every service jar of {@code spec}'s checkout has a class-data archive recorded for its current build. */
+    public static boolean archivesCurrent(ClusterSpec spec) {
+        LocalCluster probe = new LocalCluster(spec, null);
+        return Stream.of("rca", "dc", "ea", "operator", "aa").allMatch(m -> AppCdsArchive.of(probe.jar(m)).isCurrent());
     }
 
     private static <T> T joinUnwrapped(CompletableFuture<T> future) {
