@@ -40,5 +40,8 @@ class LocalClusterIT {
         assertThat(exit).isZero();
         assertThat(work.resolve("cluster").resolve(LocalCluster.STATE_FILE)).doesNotExist();
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
+        // the first JVM of each service jar recorded its class-data archive as it exited (later starts map it)
+        assertThat(LocalCluster.archivesCurrent(new ClusterSpec(project, work.resolve("cluster"), 3, 1, 2, "FIFO", "ASYNC",
+                28080, 27800, "nistP256"))).as("class-data archives recorded").isTrue();
     }
 }
