@@ -1,5 +1,6 @@
 package eu.vpki.aa.core;
 
+import eu.vpki.common.testing.ManualClock;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.TestPki;
@@ -25,7 +26,7 @@ public final class AaFixture implements AutoCloseable {
     static final URI EA_2 = URI.create("http://ea-2.test/aa/validation");
 
     public final TestPki pki;
-    public final TestClock clock = new TestClock(TestPki.NOW);
+    public final ManualClock clock = new ManualClock(TestPki.NOW);
     public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final DataEncryption encryption = new DataEncryption(RANDOM);
     public final FakeEa ea;

@@ -1,5 +1,6 @@
 package eu.vpki.aa.core;
 
+import eu.vpki.common.testing.ManualClock;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class RotatingFileAuditLogTest {
     @TempDir
     Path dir;
 
-    private final TestClock clock = new TestClock(T0);
+    private final ManualClock clock = new ManualClock(T0);
 
     private static AuditRecord issued(Instant t) {
         return new AuditRecord(t, AuditRecord.Outcome.ISSUED, 0, AT, EA, null);

@@ -1,5 +1,6 @@
 package eu.vpki.rca.core;
 
+import eu.vpki.common.testing.ManualClock;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
@@ -40,7 +41,7 @@ class RootCaCoreTest {
 
     @TempDir
     Path dir;
-    MutableClock clock;
+    ManualClock clock;
     SimpleMeterRegistry registry;
     List<String> audit;
     List<PublishedLists> published;
@@ -52,7 +53,7 @@ class RootCaCoreTest {
 
     @BeforeEach
     void setUp() {
-        clock = new MutableClock(START);
+        clock = new ManualClock(START);
         registry = new SimpleMeterRegistry();
         audit = new ArrayList<>();
         published = new ArrayList<>();

@@ -1,4 +1,4 @@
-package eu.vpki.rca.core;
+package eu.vpki.common.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,15 +6,15 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand. */
-final class MutableClock extends Clock {
+/** A UTC clock that stands still until a test moves it. */
+public final class ManualClock extends Clock {
     private volatile Instant now;
 
-    MutableClock(Instant start) {
+    public ManualClock(Instant start) {
         this.now = start;
     }
 
-    void advance(Duration d) {
+    public void advance(Duration d) {
         now = now.plus(d);
     }
 
