@@ -6,8 +6,10 @@ import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.loadclient.measure.LoadModel;
 import eu.vpki.loadclient.measure.LoadRunner;
+import eu.vpki.loadclient.obu.FleetFile;
 import eu.vpki.loadclient.obu.ObuProtocol;
 import eu.vpki.loadclient.obu.PkiEndpoints;
+import eu.vpki.loadclient.obu.SimulatedStation;
 import eu.vpki.loadclient.report.ReportWriter;
 import eu.vpki.loadclient.report.RunReport;
 import eu.vpki.loadclient.measure.PhaseResult;
@@ -152,5 +154,14 @@ final class CommonOptions {
                 "deployment", more, "machine", Runtime.getRuntime().availableProcessors() + " cores, load average "
                         + String.format(java.util.Locale.ROOT, "%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
                         + " when the report was written");
+    }
+
+    /** The enrolled stations of a fleet file; none (and a message to run 'enrol' first) if it has none. */
+    static List<SimulatedStation> enrolledStations(Path fleetFile) throws IOException {
+        List<SimulatedStation> enrolled = FleetFile.read(fleetFile).stream().filter(SimulatedStation::enrolled).toList();
+        if (enrolled.isEmpty()) {
+            System.err.println("no enrolled station in " + fleetFile + ": run 'enrol' first");
+        }
+        return enrolled;
     }
 }

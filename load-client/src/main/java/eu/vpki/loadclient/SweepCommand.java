@@ -2,7 +2,6 @@ package eu.vpki.loadclient;
 
 import eu.vpki.loadclient.measure.LoadRunner;
 import eu.vpki.loadclient.measure.PhaseResult;
-import eu.vpki.loadclient.obu.FleetFile;
 import eu.vpki.loadclient.obu.SimulatedStation;
 import eu.vpki.loadclient.report.RunReport;
 import picocli.CommandLine.Command;
@@ -44,9 +43,8 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         target.resolve();
-        List<SimulatedStation> enrolled = FleetFile.read(fleetFile).stream().filter(SimulatedStation::enrolled).toList();
+        List<SimulatedStation> enrolled = CommonOptions.enrolledStations(fleetFile);
         if (enrolled.isEmpty()) {
-            System.err.println("no enrolled station in " + fleetFile + ": run 'enrol' first");
             return 2;
         }
         CommonOptions.Load load = new CommonOptions.Load();

@@ -117,7 +117,8 @@ final class AppCdsArchive {
         return name.endsWith(".jar") ? name.substring(0, name.length() - 4) : name;
     }
 
-    private static void deleteRecursively(Path path) throws IOException {
+    /** Deletes {@code path} and everything below it; nothing if it does not exist. */
+    static void deleteRecursively(Path path) throws IOException {
         if (!Files.exists(path)) {
             return;
         }

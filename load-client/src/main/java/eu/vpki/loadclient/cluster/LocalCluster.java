@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * A complete PKI on this machine: RCA, DC, EA replicas and Operator replicas (one JGroups group,
@@ -44,6 +43,8 @@ import java.util.stream.Stream;
 public final class LocalCluster implements AutoCloseable {
     static final String STATE_FILE = "cluster.json";
     static final String OPERATOR_ID = "demo-operator";
+    /** The Maven modules whose executable jars the cluster runs. */
+    private static final List<String> SERVICE_MODULES = List.of("rca", "dc", "ea", "operator", "aa");
     private static final Duration HEALTH_TIMEOUT = Duration.ofMinutes(3);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** Small, fast-starting JVMs for the services that do little work. */
@@ -104,7 +105,7 @@ public final class LocalCluster implements AutoCloseable {
         Path logs = work.resolve("logs");
         Path secrets = work.resolve("secrets");
         try {
-            deleteRecursively(work);
+            AppCdsArchive.deleteRecursively(work);
             Files.createDirectories(logs);
             Files.createDirectories(secrets);
         } catch (IOException e) {
@@ -119,7 +120,7 @@ public final class LocalCluster implements AutoCloseable {
 
         URI rcaUrl = local(spec.rcaPort());
         URI dcUrl = local(spec.dcPort());
-        AppCdsArchive.extractAll(List.of(jar("rca"), jar("dc"), jar("ea"), jar("operator"), jar("aa")), log);
+        AppCdsArchive.extractAll(SERVICE_MODULES.stream().map(this::jar).toList(), log);
         log.accept("starting RCA and DC (logs in " + logs + ")");
         ServiceProcess rca = launch("rca", jar("rca"), LIGHT_JVM, props(spec.rcaPort(),
                 "vpki.rca.data-dir", work.resolve("rca").toString(),
@@ -250,8 +251,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Whether every service jar of {@code spec}'s checkout has a class-data archive recorded for its current build. */
     public static boolean archivesCurrent(ClusterSpec spec) {
-        LocalCluster probe = new LocalCluster(spec, null);
-        return Stream.of("rca", "dc", "ea", "operator", "aa").allMatch(m -> AppCdsArchive.of(probe.jar(m)).isCurrent());
+        return SERVICE_MODULES.stream().allMatch(m -> AppCdsArchive.of(jar(spec.projectDir(), m)).isCurrent());
     }
 
     private static <T> T joinUnwrapped(CompletableFuture<T> future) {
@@ -283,7 +283,11 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     Path jar(String module) {
-        Path dir = spec.projectDir().resolve(module).resolve("target");
+        return jar(spec.projectDir(), module);
+    }
+
+    private static Path jar(Path projectDir, String module) {
+        Path dir = projectDir.resolve(module).resolve("target");
         try (var files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().matches("vpki-" + module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar")).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no executable jar in " + dir + ": build first (mvn -B -DskipTests package)"));
@@ -446,14 +450,4 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var files = Files.walk(dir)) {
-            for (Path p : files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(p);
-            }
-        }
-    }
 }
