@@ -16,6 +16,7 @@ import eu.vpki.common.etsi.ts103097.CertificateProfiles;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.fleet.RecordDecoding;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -28,6 +29,7 @@ import org.openjdk.jmh.annotations.Threads;
 
 import java.security.SecureRandom;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -41,8 +43,9 @@ import java.util.function.Function;
  *   <li>AA: decrypt the request (ECIES + CCM), parse it, verify the proof of possession and the keyTag;</li>
  *   <li>AA: build the validation request (sign, ECIES-encrypt to the EA);</li>
  *   <li>EA: decrypt it, verify the AA's signature (AA certificate from the CTL, kept decoded),
- *       decrypt the EC signature (ECIES + CCM), look up the EC (stored encoded, decoded per request
- *       as from a database) and verify the EC signature; sign and encrypt the response;</li>
+ *       decrypt the EC signature (ECIES + CCM), look up the EC (stored as hex COER, decoded through
+ *       the EA's bounded {@link RecordDecoding} cache, as the EA's {@code FleetState} reads it) and
+ *       verify the EC signature; sign and encrypt the response;</li>
  *   <li>AA: decrypt and verify the EA's response, issue the AT (sign, re-decode, check: one
  *       verification), sign and encrypt the response.</li>
  * </ol>
@@ -61,7 +64,8 @@ public class AuthorizationIssuanceBenchmark {
         public EtsiCurve curve;
 
         Pki pki;
-        final Map<HashedId8, byte[]> enrolmentCredentials = new HashMap<>();
+        final Map<HashedId8, String> enrolmentCredentials = new HashMap<>();
+        final RecordDecoding decoding = new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES);
         Function<HashedId8, Optional<EtsiCertificate>> ctlAas;
         final byte[][] bodies = new byte[POOL][];
         private final AtomicInteger cursor = new AtomicInteger();
@@ -75,7 +79,7 @@ public class AuthorizationIssuanceBenchmark {
             for (int i = 0; i < POOL; i++) {
                 EtsiKeyPair ecKey = EtsiKeyPair.generate(curve, random);
                 EtsiCertificate ec = pki.issueEc(ecKey, random);
-                enrolmentCredentials.put(ec.hashedId8(), ec.encoded());
+                enrolmentCredentials.put(ec.hashedId8(), HexFormat.of().formatHex(ec.encoded()));
                 EtsiKeyPair atKey = EtsiKeyPair.generate(curve, random);
                 OutgoingRequest request = AuthorizationMessages.request(
                         new AuthorizationMessages.AtRequest(atKey.publicKey(), null, SubjectAttributes.permissions(Pki.CAM_DENM)),
@@ -117,11 +121,11 @@ public class AuthorizationIssuanceBenchmark {
         DecryptedRequest validationRequest = DecryptedRequest.decrypt(toEa.body(), pki.eaIdentity, s.encryption);
         AuthorizationValidationMessages.ReceivedValidationRequest validation =
                 AuthorizationValidationMessages.parseRequest(validationRequest, requests.ctlAas, pki.eaIdentity, s.encryption);
-        byte[] ecEncoded = requests.enrolmentCredentials.get(validation.ecSignature().signerDigest().orElseThrow());
-        if (ecEncoded == null) {
+        String ecStored = requests.enrolmentCredentials.get(validation.ecSignature().signerDigest().orElseThrow());
+        if (ecStored == null) {
             throw new PkiException(ErrorCode.UNKNOWN_SIGNER, "unknown EC");
         }
-        validation.ecSignature().requireSignedBy(EtsiCertificate.decode(ecEncoded));
+        validation.ecSignature().requireSignedBy(requests.decoding.certificate(ecStored));
         byte[] validationResponse = AuthorizationValidationMessages.response(validationRequest, EtsiCodes.Validation.OK,
                 validation.requested(), s.eaSigner, pki.ea, Pki.NOW, s.encryption);
 

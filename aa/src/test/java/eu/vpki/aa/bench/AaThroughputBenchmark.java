@@ -23,6 +23,7 @@ import eu.vpki.common.etsi.ts103097.CertificateChecks;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.fleet.RecordDecoding;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.HdrHistogram.Histogram;
@@ -41,6 +42,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -362,13 +364,15 @@ public final class AaThroughputBenchmark {
         SoftwareSigner eaSigner = new SoftwareSigner(eaStore.keyPair("ea-signing").orElseThrow(), RANDOM);
         DecryptionIdentity eaIdentity = new DecryptionIdentity(eaStore.keyPair("ea-encryption").orElseThrow(),
                 ea.certificate.hashedId8(), ea.certificate.sha256());
-        Map<HashedId8, byte[]> ecs = new ConcurrentHashMap<>();
-        stations.forEach(s -> ecs.put(s.ec.hashedId8(), s.ec.encoded()));
+        // the EA's lookup: the EC stored as hex COER, decoded through the same bounded cache the EA's FleetState uses
+        Map<HashedId8, String> ecs = new ConcurrentHashMap<>();
+        stations.forEach(s -> ecs.put(s.ec.hashedId8(), HexFormat.of().formatHex(s.ec.encoded())));
+        RecordDecoding decoding = new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES);
         AuthorizationValidationClient inProcessEa = (uri, body) -> {
             DecryptedRequest request = DecryptedRequest.decrypt(body, eaIdentity, encryption);
             var received = AuthorizationValidationMessages.parseRequest(request,
                     id -> id.equals(pki.aa.hashedId8()) ? Optional.of(pki.aa) : Optional.empty(), eaIdentity, encryption);
-            EtsiCertificate ec = EtsiCertificate.decode(ecs.get(received.ecSignature().signerDigest().orElseThrow()));
+            EtsiCertificate ec = decoding.certificate(ecs.get(received.ecSignature().signerDigest().orElseThrow()));
             received.ecSignature().requireSignedBy(ec);
             CertificateChecks.checkValidAt(ec, Instant.now());
             return AuthorizationValidationMessages.response(request, EtsiCodes.Validation.OK, received.requested(), eaSigner,

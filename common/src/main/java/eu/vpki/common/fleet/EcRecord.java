@@ -52,8 +52,13 @@ public record EcRecord(EtsiCertificate certificate, String stationId, Status sta
     }
 
     public static EcRecord from(StoredRecord stored) {
+        return from(stored, RecordDecoding.uncached());
+    }
+
+    /** Reads a stored record back, the certificate through {@code decoding}. */
+    public static EcRecord from(StoredRecord stored, RecordDecoding decoding) {
         Map<String, String> f = stored.fields();
-        return new EcRecord(EtsiCertificate.decode(HEX.parseHex(f.get("certificate"))), f.get("station"),
+        return new EcRecord(decoding.certificate(f.get("certificate")), f.get("station"),
                 Status.valueOf(f.get("status")), stored.version());
     }
 }

@@ -16,18 +16,25 @@ import java.util.TreeSet;
  */
 public final class FleetState {
     private final JedisPool redis;
+    private final RecordDecoding decoding;
 
+    /** Reads with {@link RecordDecoding#DEFAULT_ENTRIES} decoded certificates and keys kept. */
     public FleetState(JedisPool redis) {
+        this(redis, new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES));
+    }
+
+    public FleetState(JedisPool redis, RecordDecoding decoding) {
         this.redis = redis;
+        this.decoding = decoding;
     }
 
     /** A live station record; empty if never registered. */
     public Optional<StationRecord> station(String canonicalId) {
-        return record(FleetKeys.station(canonicalId)).map(StationRecord::from);
+        return record(FleetKeys.station(canonicalId)).map(r -> StationRecord.from(r, decoding));
     }
 
     public Optional<EcRecord> ec(HashedId8 id) {
-        return record(FleetKeys.ec(id)).map(EcRecord::from);
+        return record(FleetKeys.ec(id)).map(r -> EcRecord.from(r, decoding));
     }
 
     /** The station's latest EC record, if it ever enrolled. */

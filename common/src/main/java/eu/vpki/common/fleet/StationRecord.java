@@ -1,6 +1,5 @@
 package eu.vpki.common.fleet;
 
-import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiPublicKey;
 import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
@@ -70,9 +69,13 @@ public record StationRecord(String operatorId, String canonicalId, EtsiPublicKey
 
     /** Reads a stored record back. */
     public static StationRecord from(StoredRecord stored) {
+        return from(stored, RecordDecoding.uncached());
+    }
+
+    /** Reads a stored record back, the canonical key through {@code decoding}. */
+    public static StationRecord from(StoredRecord stored, RecordDecoding decoding) {
         Map<String, String> f = stored.fields();
-        return new StationRecord(f.get("operator"), f.get("id"),
-                EtsiPublicKey.fromEncodedPoint(EtsiCurve.valueOf(f.get("curve")), HEX.parseHex(f.get("key"))),
+        return new StationRecord(f.get("operator"), f.get("id"), decoding.key(f.get("curve"), f.get("key")),
                 Permissions.decode(f.get("permissions")), Duration.ofSeconds(Long.parseLong(f.get("maxEcValidity"))),
                 Regions.decode(f.get("region")), StationStatus.valueOf(f.get("status")), stored.version());
     }

@@ -130,6 +130,28 @@ class EciesTest {
 
     @ParameterizedTest
     @EnumSource(value = EtsiCurve.class, names = {"NIST_P256", "BRAINPOOL_P256R1"})
+    void encrypt_toTheSameRecipientAgainAndAgain_staysCorrectOnceItsPointTableIsBuilt(EtsiCurve curve) throws Exception {
+        // the first encryption builds the fixed-point table of the recipient's point, the later ones use it
+        EtsiKeyPair recipient = EtsiKeyPair.generate(curve, RANDOM);
+        byte[] p1 = randomBytes(32);
+        Cipher kem = Cipher.getInstance("ETSIKEMwithSHA256", BC);
+        kem.init(Cipher.UNWRAP_MODE, jcaPrivate(recipient), new IESKEMParameterSpec(p1));
+        java.util.Set<EtsiPublicKey> ephemeralKeys = new java.util.HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            byte[] dataKey = randomBytes(16);
+            EciesEncryptedKey ours = Ecies.encrypt(recipient.publicKey(), dataKey, p1, RANDOM);
+            ephemeralKeys.add(ours.v());
+
+            assertThat(Ecies.decrypt(recipient, ours, p1)).isEqualTo(dataKey);
+            SecretKey unwrapped = (SecretKey) kem.unwrap(Arrays.concatenate(ours.v().compressed(), ours.c(), ours.t()),
+                    "AES", Cipher.SECRET_KEY);
+            assertThat(unwrapped.getEncoded()).isEqualTo(dataKey);
+        }
+        assertThat(ephemeralKeys).hasSize(20);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EtsiCurve.class, names = {"NIST_P256", "BRAINPOOL_P256R1"})
     void decrypt_recoversKeyWrappedByBouncyCastleEtsiKem(EtsiCurve curve) throws Exception {
         EtsiKeyPair recipient = EtsiKeyPair.generate(curve, RANDOM);
         byte[] p1 = randomBytes(32);
