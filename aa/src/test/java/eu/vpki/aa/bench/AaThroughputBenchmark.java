@@ -44,6 +44,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -89,7 +91,8 @@ public final class AaThroughputBenchmark {
     static final boolean JFR = Boolean.parseBoolean(prop("bench.jfr", "false"));
     static final Path OUT = Path.of(prop("bench.out", "target/aa-benchmark"));
     static final int STATIONS = 200;
-    static final double GENERATION_RATE = 1_400; // requests built per second of measurement: above any rate reached here
+    static final double GENERATION_RATE = 900; // requests built per second of measurement: above any rate reached here
+    static final Duration WARMUP_CHUNK = Duration.ofSeconds(30);
 
     /** One prepared request: its body and what the station keeps to read the answer. */
     record Prepared(OutgoingRequest request, ItsStation station) {
@@ -140,7 +143,11 @@ public final class AaThroughputBenchmark {
         for (int n : AAS) {
             List<Process> aas = startAas(n);
             try {
-                closedLoop(n, 16, WARMUP, "warm-up");
+                // in chunks: each chunk's requests are built just before it, so a long warm-up does not
+                // send requests older than the AA's request window (they would be refused, correctly)
+                for (Duration left = WARMUP; !left.isNegative() && !left.isZero(); left = left.minus(WARMUP_CHUNK)) {
+                    closedLoop(n, 16, left.compareTo(WARMUP_CHUNK) < 0 ? left : WARMUP_CHUNK, "warm-up");
+                }
                 for (int c : n == 1 ? LEVELS_ONE : LEVELS_MANY) {
                     results.add(closedLoop(n, c, MEASURE, n + " AA"));
                 }
@@ -248,6 +255,7 @@ public final class AaThroughputBenchmark {
         AtomicLong checkedRefusals = new AtomicLong();
         List<Histogram> histograms = new ArrayList<>();
         List<Thread> workers = new ArrayList<>();
+        LocalTime wallStart = LocalTime.now().truncatedTo(ChronoUnit.SECONDS);
         long start = System.nanoTime();
         long deadline = start + duration.toNanos();
         AtomicLong lastEnd = new AtomicLong(start);
@@ -318,10 +326,14 @@ public final class AaThroughputBenchmark {
                 all.getMaxValue() / 1000.0, errors.get(), result.refused(), phases.get("decrypt"), phases.get("validation"),
                 phases.get("issue"), phases.get("encrypt"), result.serverCpuMsPerAt(), result.clientCpuMsPerAt(), result.coresUsed(),
                 loadAverage()));
-        log(String.format(Locale.ROOT, "         CPU ms/AT by process: AA JVM(s) %.2f, EA+Operator+RCA+DC JVM (without the load generator) %.2f, redis %.2f",
+        long kernelTicks = splitAfter[3] - splitBefore[3];
+        long userTicks = splitAfter[4] - splitBefore[4];
+        log(String.format(Locale.ROOT, "         CPU ms/AT by process: AA JVM(s) %.2f, EA+Operator+RCA+DC JVM (without the load generator) %.2f, redis %.2f;"
+                        + " kernel share of the JVMs' CPU %.0f %%; AA JIT compiler threads %.2f s; window %s-%s",
                 (splitAfter[0] - splitBefore[0]) / 1e6 / Math.max(1, issued),
                 (splitAfter[1] - splitBefore[1] - clientCpu.get()) / 1e6 / Math.max(1, issued),
-                (splitAfter[2] - splitBefore[2]) / 1e6 / Math.max(1, issued)));
+                (splitAfter[2] - splitBefore[2]) / 1e6 / Math.max(1, issued),
+                100.0 * kernelTicks / Math.max(1, kernelTicks + userTicks), (splitAfter[5] - splitBefore[5]) / 100.0, wallStart, LocalTime.now().truncatedTo(ChronoUnit.SECONDS)));
         return result;
     }
 
@@ -491,7 +503,51 @@ public final class AaThroughputBenchmark {
                 aa += cpu;
             }
         }
-        return new long[]{aa, own, redis};
+        long[] kernel = kernelAndUserTicks();
+        return new long[]{aa, own, redis, kernel[0], kernel[1], aaCompilerTicks()};
+    }
+
+    /** CPU of the AA processes' JIT compiler threads, in clock ticks, from /proc; 0 where there is no /proc. */
+    static long aaCompilerTicks() {
+        long ticks = 0;
+        for (ProcessHandle p : ProcessHandle.current().descendants().filter(d -> !d.info().command().orElse("").contains("redis")).toList()) {
+            try (var tasks = Files.list(Path.of("/proc", Long.toString(p.pid()), "task"))) {
+                for (Path task : tasks.toList()) {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                }
+            } catch (IOException | RuntimeException noProc) {
+                // not Linux, or the process or thread is gone
+            }
+        }
+        return ticks;
+    }
+
+    /**
+     * Kernel and user CPU of the AA processes and of this JVM together, in clock ticks, from
+     * {@code /proc/<pid>/stat} (fields 14 and 15); zeros where there is no /proc.
+     */
+    static long[] kernelAndUserTicks() {
+        long user = 0;
+        long kernel = 0;
+        List<ProcessHandle> jvms = new ArrayList<>(ProcessHandle.current().descendants()
+                .filter(p -> !p.info().command().orElse("").contains("redis")).toList());
+        jvms.add(ProcessHandle.current());
+        for (ProcessHandle p : jvms) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                user += Long.parseLong(f[11]);
+                kernel += Long.parseLong(f[12]);
+            } catch (IOException | RuntimeException noProc) {
+                // not Linux, or the process is gone: the split stays unknown
+            }
+        }
+        return new long[]{kernel, user};
     }
 
     static String loadAverage() {
