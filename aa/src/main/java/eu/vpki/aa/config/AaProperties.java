@@ -56,7 +56,7 @@ public record AaProperties(
     public enum Client { JDK, APACHE }
 
     /** {@code vpki.aa.ea.*}: the HTTP client to EAs and further replicas per EA (HashedId8 hex to URLs). */
-    public record Ea(@DefaultValue("JDK") Client client,
+    public record Ea(@DefaultValue("APACHE") Client client,
                      @DefaultValue("1s") Duration connectTimeout,
                      @DefaultValue("3s") Duration requestTimeout,
                      @DefaultValue("64") @Min(1) int maxConnections,

@@ -75,7 +75,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>System properties: {@code bench.aas} (1,2,4), {@code bench.concurrency} (1,2,4,8,16,32, for one
  * AA), {@code bench.concurrency.many} (8,16,32, for several AAs), {@code bench.warmup} (PT20S),
- * {@code bench.measure} (PT10S), {@code bench.ea-client} (JDK or APACHE), {@code bench.aa-heap}
+ * {@code bench.measure} (PT10S), {@code bench.ea-client} (APACHE, the default, or JDK), {@code bench.aa-heap}
  * (512m), {@code bench.jfr} (false: true records a JFR profile per AA process into {@code bench.out}),
  * {@code bench.out} (target/aa-benchmark).
  */
@@ -86,7 +86,7 @@ public final class AaThroughputBenchmark {
     static final List<Integer> AAS = ints(prop("bench.aas", "1,2,4"));
     static final List<Integer> LEVELS_ONE = ints(prop("bench.concurrency", "1,2,4,8,16,32"));
     static final List<Integer> LEVELS_MANY = ints(prop("bench.concurrency.many", "8,16,32"));
-    static final String EA_CLIENT = prop("bench.ea-client", "JDK");
+    static final String EA_CLIENT = prop("bench.ea-client", "APACHE");
     static final String AA_HEAP = prop("bench.aa-heap", "512m");
     static final boolean JFR = Boolean.parseBoolean(prop("bench.jfr", "false"));
     static final Path OUT = Path.of(prop("bench.out", "target/aa-benchmark"));
