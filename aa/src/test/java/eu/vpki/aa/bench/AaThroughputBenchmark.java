@@ -23,8 +23,8 @@ import eu.vpki.common.etsi.ts103097.CertificateChecks;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
-import eu.vpki.common.fleet.RecordDecoding;
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.fleet.RecordDecoding;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.HdrHistogram.Histogram;
 
@@ -39,13 +39,13 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -494,60 +494,57 @@ public final class AaThroughputBenchmark {
         long own = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
         long aa = 0;
-        long redis = 0;
-        for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
-            long cpu = p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
-            if (p.info().command().orElse("").contains("redis")) {
-                redis += cpu;
-            } else {
-                aa += cpu;
-            }
+        for (ProcessHandle p : aaProcesses()) {
+            aa += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
         }
-        long[] kernel = kernelAndUserTicks();
-        return new long[]{aa, own, redis, kernel[0], kernel[1], aaCompilerTicks()};
-    }
-
-    /** CPU of the AA processes' JIT compiler threads, in clock ticks, from /proc; 0 where there is no /proc. */
-    static long aaCompilerTicks() {
-        long ticks = 0;
-        for (ProcessHandle p : ProcessHandle.current().descendants().filter(d -> !d.info().command().orElse("").contains("redis")).toList()) {
-            try (var tasks = Files.list(Path.of("/proc", Long.toString(p.pid()), "task"))) {
-                for (Path task : tasks.toList()) {
-                    String stat = Files.readString(task.resolve("stat"));
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                    }
-                }
-            } catch (IOException | RuntimeException noProc) {
-                // not Linux, or the process or thread is gone
-            }
-        }
-        return ticks;
-    }
-
-    /**
-     * Kernel and user CPU of the AA processes and of this JVM together, in clock ticks, from
-     * {@code /proc/<pid>/stat} (fields 14 and 15); zeros where there is no /proc.
-     */
-    static long[] kernelAndUserTicks() {
-        long user = 0;
+        long redis = ProcessHandle.current().descendants().filter(AaThroughputBenchmark::isRedis)
+                .mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
+        // kernel and user ticks of the AA processes and this JVM; JIT compiler threads of the AA processes
         long kernel = 0;
-        List<ProcessHandle> jvms = new ArrayList<>(ProcessHandle.current().descendants()
-                .filter(p -> !p.info().command().orElse("").contains("redis")).toList());
+        long user = 0;
+        long compiler = 0;
+        List<ProcessHandle> jvms = new ArrayList<>(aaProcesses());
         jvms.add(ProcessHandle.current());
         for (ProcessHandle p : jvms) {
-            try {
-                String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                user += Long.parseLong(f[11]);
-                kernel += Long.parseLong(f[12]);
-            } catch (IOException | RuntimeException noProc) {
-                // not Linux, or the process is gone: the split stays unknown
+            Path proc = Path.of("/proc", Long.toString(p.pid()));
+            Optional<ProcStat> stat = ProcStat.read(proc.resolve("stat"));
+            kernel += stat.map(ProcStat::kernelTicks).orElse(0L);
+            user += stat.map(ProcStat::userTicks).orElse(0L);
+            if (p.pid() != ProcessHandle.current().pid()) {
+                try (var tasks = Files.list(proc.resolve("task"))) {
+                    compiler += tasks.map(task -> ProcStat.read(task.resolve("stat"))).flatMap(Optional::stream)
+                            .filter(t -> t.name().startsWith("C1 Compiler") || t.name().startsWith("C2 Compiler"))
+                            .mapToLong(t -> t.kernelTicks() + t.userTicks()).sum();
+                } catch (IOException | RuntimeException noProc) {
+                    // not Linux, or the process is gone
+                }
             }
         }
-        return new long[]{kernel, user};
+        return new long[]{aa, own, redis, kernel, user, compiler};
+    }
+
+    static boolean isRedis(ProcessHandle p) {
+        return p.info().command().orElse("").contains("redis");
+    }
+
+    /** The AA processes this harness started: its descendants other than the redis-servers. */
+    static List<ProcessHandle> aaProcesses() {
+        return ProcessHandle.current().descendants().filter(p -> !isRedis(p)).toList();
+    }
+
+    /** A process's or thread's name and CPU from its {@code /proc/.../stat} (fields 2, 14 and 15), in clock ticks. */
+    record ProcStat(String name, long userTicks, long kernelTicks) {
+        /** Empty where there is no such file (not Linux, or the process or thread is gone). */
+        static Optional<ProcStat> read(Path statFile) {
+            try {
+                String stat = Files.readString(statFile);
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                return Optional.of(new ProcStat(stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+                        Long.parseLong(f[11]), Long.parseLong(f[12])));
+            } catch (IOException | RuntimeException noProc) {
+                return Optional.empty();
+            }
+        }
     }
 
     static String loadAverage() {

@@ -51,10 +51,6 @@ public record EcRecord(EtsiCertificate certificate, String stationId, Status sta
                 "validityEnd", Long.toString(validityEnd().getEpochSecond()), "status", status.name());
     }
 
-    public static EcRecord from(StoredRecord stored) {
-        return from(stored, RecordDecoding.uncached());
-    }
-
     /** Reads a stored record back, the certificate through {@code decoding}. */
     public static EcRecord from(StoredRecord stored, RecordDecoding decoding) {
         Map<String, String> f = stored.fields();

@@ -67,11 +67,6 @@ public record StationRecord(String operatorId, String canonicalId, EtsiPublicKey
                 "status", status.name());
     }
 
-    /** Reads a stored record back. */
-    public static StationRecord from(StoredRecord stored) {
-        return from(stored, RecordDecoding.uncached());
-    }
-
     /** Reads a stored record back, the canonical key through {@code decoding}. */
     public static StationRecord from(StoredRecord stored, RecordDecoding decoding) {
         Map<String, String> f = stored.fields();
