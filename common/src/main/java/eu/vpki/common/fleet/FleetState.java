@@ -1,10 +1,12 @@
 package eu.vpki.common.fleet;
 
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.replication.RecordReader;
 import eu.vpki.common.replication.StoredRecord;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -16,6 +18,7 @@ import java.util.TreeSet;
  */
 public final class FleetState {
     private final JedisPool redis;
+    private final RecordReader reader;
     private final RecordDecoding decoding;
 
     /** Reads with {@link RecordDecoding#DEFAULT_ENTRIES} decoded certificates and keys kept. */
@@ -25,7 +28,38 @@ public final class FleetState {
 
     public FleetState(JedisPool redis, RecordDecoding decoding) {
         this.redis = redis;
+        this.reader = new RecordReader(redis);
         this.decoding = decoding;
+    }
+
+    /** A station and its latest EC, as read together. */
+    public record StationAndLatestEc(Optional<StationRecord> station, Optional<EcRecord> latestEc) {
+    }
+
+    /** An EC and the station it was issued to, as read together. */
+    public record EcAndStation(Optional<EcRecord> ec, Optional<StationRecord> station) {
+    }
+
+    /**
+     * The station and its latest EC in one Redis round trip (what an initial enrolment and the
+     * Operator's station view need); the EC is empty if the station never enrolled.
+     */
+    public StationAndLatestEc stationWithLatestEc(String canonicalId) {
+        List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.station(canonicalId), FleetKeys.stationEc(canonicalId)),
+                List.of(new RecordReader.Reference(1, "ec", FleetKeys.EC)));
+        return new StationAndLatestEc(read.get(0).map(r -> StationRecord.from(r, decoding)),
+                read.get(2).map(r -> EcRecord.from(r, decoding)));
+    }
+
+    /**
+     * The EC and the station it belongs to in one Redis round trip (what a re-enrolment and an
+     * authorization validation need); the station is empty if the EC is unknown.
+     */
+    public EcAndStation ecWithStation(HashedId8 ec) {
+        List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.ec(ec)),
+                List.of(new RecordReader.Reference(0, "station", FleetKeys.STATION)));
+        return new EcAndStation(read.get(0).map(r -> EcRecord.from(r, decoding)),
+                read.get(1).map(r -> StationRecord.from(r, decoding)));
     }
 
     /** A live station record; empty if never registered. */

@@ -38,6 +38,10 @@ final class Applier {
     private record Pause(CompletableFuture<Void> paused, CountDownLatch resume) implements Item {
     }
 
+    /** One origin's commands sent again by a survivor after that origin left, ascending by seq. */
+    private record Redelivered(List<Command> commands) implements Item {
+    }
+
     /** Work to run while the applier is paused. */
     @FunctionalInterface
     interface PausedAction {
@@ -73,6 +77,17 @@ final class Applier {
             return;
         }
         queue.add(new Delivered(command, response));
+    }
+
+    /**
+     * Called from JGroups delivery threads with a departed origin's last commands as another
+     * survivor holds them; those this replica has not applied are applied in order, after everything
+     * delivered before. Never blocks.
+     */
+    void redeliver(List<Command> commands) {
+        if (!commands.isEmpty() && failure == null) {
+            queue.add(new Redelivered(List.copyOf(commands)));
+        }
     }
 
     int queued() {
@@ -129,6 +144,9 @@ final class Applier {
                         pause.paused().complete(null);
                         unanswered = i + 1;
                         pause.resume().await();
+                    } else if (items.get(i) instanceof Redelivered redelivered) {
+                        applyBatch(batch);
+                        applyRedelivered(redelivered.commands());
                     }
                 }
                 applyBatch(batch);
@@ -168,6 +186,46 @@ final class Applier {
             answer(delivered, null);
         }
         batch.clear();
+    }
+
+    /**
+     * Applies the commands this replica lacks. They must continue its applied sequence of their
+     * origin without a gap; a gap (this replica lags the sender by more than it keeps) is logged and
+     * nothing is applied, since applying past it would hide the missing commands for good.
+     */
+    private void applyRedelivered(List<Command> commands) {
+        String origin = commands.get(0).id().origin();
+        long applied = watermarks.appliedSeq(origin);
+        List<Command> missing = new ArrayList<>();
+        long next = applied + 1;
+        for (Command command : commands) {
+            if (!command.id().origin().equals(origin)) {
+                log.error("redelivery mixes origins {} and {}; ignored", origin, command.id().origin());
+                return;
+            }
+            long seq = command.id().seq();
+            if (seq < next) {
+                continue;
+            }
+            if (seq != next) {
+                log.error("redelivered commands of {} start at {} but this replica applied only up to {}: "
+                        + "the commands between are lost here; reload this replica's state", origin, seq, next - 1);
+                return;
+            }
+            missing.add(command);
+            next++;
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        List<RedisStateMachine.ApplyOutcome> outcomes = stateMachine.apply(missing);
+        long now = clock.millis();
+        for (int i = 0; i < missing.size(); i++) {
+            watermarks.advance(origin, missing.get(i).id().seq());
+            metrics.applied(missing.get(i), outcomes.get(i), now);
+        }
+        log.warn("applied {} command(s) of departed replica {} ({}..{}) that only other survivors had received",
+                missing.size(), origin, missing.get(0).id().seq(), missing.get(missing.size() - 1).id().seq());
     }
 
     private static void answer(Delivered delivered, RuntimeException failure) {

@@ -31,11 +31,16 @@ import java.util.TreeMap;
  *
  * <p>The second message kind, an applied-query (SYNC confirmation, phase 2), starts with byte
  * {@value #APPLIED_QUERY}: {@code u8 0x51 | str origin | varlong seq}.
+ *
+ * <p>The third, a redelivery (a departed origin's last commands, sent again by a survivor), starts
+ * with byte {@value #REDELIVERY}: {@code u8 0x52 | varint count | (varint length | command)*count}, the
+ * commands in the format above, ascending by sequence number.
  */
 public final class CommandCodec {
 
     static final int FORMAT_VERSION = 1;
     static final int APPLIED_QUERY = 0x51;
+    static final int REDELIVERY = 0x52;
     private static final int PUT_IF_NEWER = 1;
     private static final int DELETE_IF_NEWER = 2;
     private static final int SET_ADD = 3;
@@ -107,6 +112,44 @@ public final class CommandCodec {
             return new CommandId(readString(in), readVarLong(in));
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated applied-query", e);
+        }
+    }
+
+    static byte[] encodeRedelivery(List<byte[]> commands) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + commands.stream().mapToInt(c -> c.length + 4).sum());
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(REDELIVERY);
+            writeVarLong(out, commands.size());
+            for (byte[] command : commands) {
+                writeVarLong(out, command.length);
+                out.write(command);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static boolean isRedelivery(byte[] encoded) {
+        return encoded.length > 0 && (encoded[0] & 0xFF) == REDELIVERY;
+    }
+
+    static List<Command> decodeRedelivery(byte[] encoded) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded, 1, encoded.length - 1));
+            int count = readCount(in);
+            List<Command> commands = new ArrayList<>(Math.min(count, 1_024));
+            for (int i = 0; i < count; i++) {
+                byte[] command = new byte[readCount(in)];
+                in.readFully(command);
+                commands.add(decode(command));
+            }
+            if (in.available() != 0) {
+                throw new IllegalArgumentException(in.available() + " trailing bytes after a redelivery");
+            }
+            return commands;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("truncated redelivery", e);
         }
     }
 

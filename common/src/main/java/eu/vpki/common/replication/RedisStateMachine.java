@@ -42,7 +42,7 @@ public final class RedisStateMachine {
         APPLIED, DUPLICATE, REJECTED
     }
 
-    private static final String SCRIPT_RESOURCE = "apply-command.lua";
+    private static final LuaScript SCRIPT = LuaScript.load("apply-command.lua");
     private static final int SNAPSHOT_MAGIC = 0x56504B53; // "VPKS"
     private static final int SNAPSHOT_FORMAT = 1;
     private static final int END = 0;
@@ -54,13 +54,11 @@ public final class RedisStateMachine {
 
     private final JedisPool pool;
     private final ReplicatedKeyspace keyspace;
-    private final String script;
-    private String scriptSha;
+    private boolean scriptLoaded;
 
     public RedisStateMachine(JedisPool pool, ReplicatedKeyspace keyspace) {
         this.pool = pool;
         this.keyspace = keyspace;
-        this.script = loadScriptText();
     }
 
     public ReplicatedKeyspace keyspace() {
@@ -70,14 +68,15 @@ public final class RedisStateMachine {
     /** Applies {@code commands} in order (one EVALSHA each, pipelined); the outcomes in the same order. */
     public List<ApplyOutcome> apply(List<Command> commands) {
         try (Jedis jedis = pool.getResource()) {
-            if (scriptSha == null) {
-                scriptSha = jedis.scriptLoad(script);
+            if (!scriptLoaded) {
+                jedis.scriptLoad(SCRIPT.text());
+                scriptLoaded = true;
             }
             try {
                 return evaluate(jedis, commands);
             } catch (JedisNoScriptException e) {
                 // Redis restarted or SCRIPT FLUSH: reload; re-running the batch is safe (idempotent)
-                scriptSha = jedis.scriptLoad(script);
+                jedis.scriptLoad(SCRIPT.text());
                 return evaluate(jedis, commands);
             }
         }
@@ -96,7 +95,7 @@ public final class RedisStateMachine {
                 keys.add(operation.key());
                 addArguments(args, operation);
             }
-            responses.add(pipeline.evalsha(scriptSha, keys, args));
+            responses.add(pipeline.evalsha(SCRIPT.sha(), keys, args));
         }
         pipeline.sync();
         List<ApplyOutcome> outcomes = new ArrayList<>(responses.size());
@@ -358,17 +357,6 @@ public final class RedisStateMachine {
                 return new Entry(STRING, key, Map.of(), Set.of(), CommandCodec.readString(in));
             }
             default -> throw new IOException("unknown snapshot entry kind " + kind);
-        }
-    }
-
-    private static String loadScriptText() {
-        try (InputStream in = RedisStateMachine.class.getResourceAsStream(SCRIPT_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + SCRIPT_RESOURCE);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -15,6 +15,7 @@ import org.jgroups.blocks.RequestHandler;
 import org.jgroups.blocks.RequestOptions;
 import org.jgroups.blocks.ResponseMode;
 import org.jgroups.blocks.Response;
+import org.jgroups.util.NameCache;
 import org.jgroups.util.Rsp;
 import org.jgroups.util.RspList;
 import org.slf4j.Logger;
@@ -56,6 +57,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Replica implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Replica.class);
+    /** Per origin: the commands kept for redelivery (a survivor lags another by far fewer). */
+    private static final int RECENT_COMMANDS = 1_024;
+    private static final long RECENT_BYTES = 8L * 1024 * 1024;
 
     private enum Status { NEW, CONNECTED, FAILED, CLOSED }
 
@@ -67,6 +71,8 @@ public final class Replica implements AutoCloseable {
     private final ReplicationMetrics metrics;
     private final Applier applier;
     private final AtomicLong lastSeq = new AtomicLong();
+    /** Each origin's last commands as delivered here, for survivors' redelivery when it leaves. */
+    private final RecentDeliveries recent = new RecentDeliveries(RECENT_COMMANDS, RECENT_BYTES);
     private final ExecutorService sender;
     private final ExecutorService completions;
     private final ExecutorService control;
@@ -183,6 +189,11 @@ public final class Replica implements AutoCloseable {
     /** This replica's id (the origin of its commands). */
     public String id() {
         return config.replicaId();
+    }
+
+    /** The channel, for tests in this package that inject faults into its protocol stack. */
+    JChannel channel() {
+        return channel;
     }
 
     /** Whether this replica is connected and its view holds a majority of the expected members. */
@@ -460,23 +471,72 @@ public final class Replica implements AutoCloseable {
         });
     }
 
-    /** Decodes delivered commands and hands them to the applier; never blocks. */
+    /**
+     * After members left the view: sends again what this replica holds of their last commands, so
+     * that every survivor applies the commands any survivor received (JGroups gives no virtual
+     * synchrony without FLUSH: a departing member's last multicasts may reach only some members).
+     * Survivors apply only what they lack; see {@link Applier#redeliver}.
+     */
+    private void redeliverFrom(List<String> departed) {
+        for (String origin : departed) {
+            List<byte[]> commands = recent.of(origin);
+            if (commands.isEmpty()) {
+                continue;
+            }
+            try {
+                dispatcher.castMessage(null, new BytesMessage(null, CommandCodec.encodeRedelivery(commands)),
+                        new RequestOptions(ResponseMode.GET_NONE, config.timeouts().reply().toMillis()));
+                log.info("replica {} redelivered the last {} command(s) of departed replica {}", config.replicaId(),
+                        commands.size(), origin);
+            } catch (Exception e) {
+                log.warn("replica {} could not redeliver the commands of departed replica {}: {}", config.replicaId(),
+                        origin, e.toString());
+            }
+        }
+    }
+
+    /** Logical names (replica ids) of the members of {@code before} that are not in {@code after}. */
+    static List<String> departed(View before, View after) {
+        if (before == null) {
+            return List.of();
+        }
+        List<String> gone = new ArrayList<>();
+        for (Address member : before.getMembers()) {
+            if (!after.containsMember(member)) {
+                String name = NameCache.get(member);
+                gone.add(name != null ? name : member.toString());
+            }
+        }
+        return gone;
+    }
+
+    /** Decodes delivered messages: commands to the applier, redeliveries too, applied-queries answered; never blocks. */
     private final class CommandHandler implements RequestHandler {
         @Override
         public Object handle(Message message) {
-            applier.deliver(CommandCodec.decode(message.getArray()), null);
+            accept(message.getArray(), null);
             return null;
         }
 
         @Override
         public void handle(Message message, Response response) {
-            byte[] payload = message.getArray();
+            accept(message.getArray(), response);
+        }
+
+        private void accept(byte[] payload, Response response) {
             if (CommandCodec.isAppliedQuery(payload)) {
+                if (response == null) {
+                    return; // an applied-query always expects an answer; nothing to do without one
+                }
                 watermarks.whenApplied(CommandCodec.decodeAppliedQuery(payload))
                         .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
                         .whenComplete((applied, failure) -> response.send(failure == null, false));
+            } else if (CommandCodec.isRedelivery(payload)) {
+                applier.redeliver(CommandCodec.decodeRedelivery(payload));
             } else {
-                applier.deliver(CommandCodec.decode(payload), response);
+                Command command = CommandCodec.decode(payload);
+                recent.add(command.id(), payload);
+                applier.deliver(command, response);
             }
         }
     }
@@ -485,14 +545,23 @@ public final class Replica implements AutoCloseable {
     private final class MembershipReceiver implements Receiver {
         @Override
         public void viewAccepted(View newView) {
+            View previous = view;
             view = newView;
             log.info("replica {} view {}", config.replicaId(), newView);
-            if (newView instanceof MergeView merge && status == Status.CONNECTED) {
-                try {
+            if (status != Status.CONNECTED) {
+                return;
+            }
+            try {
+                if (newView instanceof MergeView merge) {
                     control.execute(() -> reloadAfterMerge(merge));
-                } catch (RejectedExecutionException e) {
-                    log.debug("replica {} closing, merge ignored", config.replicaId());
+                } else {
+                    List<String> gone = departed(previous, newView);
+                    if (!gone.isEmpty()) {
+                        control.execute(() -> redeliverFrom(gone));
+                    }
                 }
+            } catch (RejectedExecutionException e) {
+                log.debug("replica {} closing, view change ignored", config.replicaId());
             }
         }
 

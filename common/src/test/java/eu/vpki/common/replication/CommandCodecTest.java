@@ -33,6 +33,19 @@ class CommandCodecTest {
     }
 
     @Test
+    void redelivery_roundTripsItsCommandsInOrder_andIsToldApartFromACommand() {
+        Command next = new Command(new CommandId("ea-1", 301), 5, List.of(new Operation.SetAdd("k:a", "m")));
+        byte[] redelivery = CommandCodec.encodeRedelivery(List.of(CommandCodec.encode(EVERY_OPERATION), CommandCodec.encode(next)));
+
+        assertThat(CommandCodec.isRedelivery(redelivery)).isTrue();
+        assertThat(CommandCodec.isRedelivery(CommandCodec.encode(next))).isFalse();
+        assertThat(CommandCodec.isAppliedQuery(redelivery)).isFalse();
+        assertThat(CommandCodec.decodeRedelivery(redelivery)).containsExactly(EVERY_OPERATION, next);
+        assertThatThrownBy(() -> CommandCodec.decodeRedelivery(java.util.Arrays.copyOf(redelivery, redelivery.length - 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void decode_rejectsAnUnknownFormatVersion() {
         byte[] encoded = CommandCodec.encode(EVERY_OPERATION);
         encoded[0] = 2;

@@ -4,6 +4,9 @@ import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.ProtocolStack;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -194,6 +197,42 @@ class ReplicaClusterTest {
                 }
             }
         }
+    }
+
+    /**
+     * Without FLUSH, JGroups may deliver a departing member's last multicast to some survivors only;
+     * here b drops everything from c, so c's last command reaches a alone before c leaves. The
+     * survivors must still end in one state: a redelivers c's recent commands and b applies the one
+     * it lacks.
+     */
+    @ParameterizedTest
+    @EnumSource(Propagation.class)
+    void departedReplicasLastCommand_reachingOneSurvivorOnly_reachesTheOtherToo(Propagation propagation) throws Exception {
+        Replica a = start(0, Order.FIFO, propagation, REDIS.get(0));
+        Replica b = start(1, Order.FIFO, propagation, REDIS.get(1));
+        Replica c = start(2, Order.FIFO, propagation, REDIS.get(2));
+        awaitViewSize(3, a, b, c);
+        CommandId seen = c.submit(List.of(new Operation.Put("t:idx:seen-by-all", "1"))).join().token();
+        a.awaitApplied(seen, Duration.ofSeconds(5));
+        b.awaitApplied(seen, Duration.ofSeconds(5));
+
+        DISCARD dropFromC = new DISCARD().addIgnoreMember(c.channel().getAddress());
+        dropFromC.setAddress(b.channel().getAddress());
+        b.channel().getProtocolStack().insertProtocol(dropFromC, ProtocolStack.Position.ABOVE, TP.class);
+        CommandId lost = new CommandId(c.id(), seen.seq() + 1);
+        c.submit(List.of(new Operation.Put("t:idx:only-a-received", "2"), new Operation.SetAdd("t:set:s", "x")));
+        a.awaitApplied(lost, Duration.ofSeconds(5));
+        assertThat(b.hasApplied(lost)).isFalse();
+
+        c.close();
+        awaitViewSize(2, a, b);
+
+        b.awaitApplied(lost, Duration.ofSeconds(20));
+        try (Jedis jedis = pools.get(1).getResource()) {
+            assertThat(jedis.get("t:idx:only-a-received")).isEqualTo("2");
+            assertThat(jedis.smembers("t:set:s")).containsExactly("x");
+        }
+        awaitSameState(a, b);
     }
 
     @Test

@@ -100,7 +100,8 @@ public final class AuthorizationValidationService {
             throw new PkiException(ErrorCode.UNKNOWN_EA, "request names EA " + received.eaId() + ", this is " + ea.certificate().hashedId8());
         }
         HashedId8 ecId = received.ecSignature().signerDigest().orElseThrow();
-        EcRecord ec = fleet.ec(ecId).orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_SIGNER, "EC " + ecId + " was not issued by this EA"));
+        FleetState.EcAndStation read = fleet.ecWithStation(ecId);
+        EcRecord ec = read.ec().orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_SIGNER, "EC " + ecId + " was not issued by this EA"));
         received.ecSignature().requireSignedBy(ec.certificate());
         if (ec.status() != EcRecord.Status.ACTIVE) {
             throw new PkiException(ErrorCode.CERTIFICATE_REVOKED, "EC " + ecId + " was superseded");
@@ -108,7 +109,7 @@ public final class AuthorizationValidationService {
         if (!ec.certificate().validAt(now)) {
             throw new PkiException(ErrorCode.CERTIFICATE_EXPIRED, "EC " + ecId + " is not valid at " + now);
         }
-        StationRecord station = fleet.station(ec.stationId())
+        StationRecord station = read.station()
                 .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_STATION, "station of EC " + ecId + " is gone"));
         if (station.status() != StationStatus.ACTIVE) {
             throw new PkiException(ErrorCode.STATION_NOT_ACTIVE, "station of EC " + ecId + " is " + station.status());

@@ -124,12 +124,14 @@ public final class EnrolmentService {
         StationRecord station;
         Optional<EcRecord> superseded;
         if (received.initial()) {
-            station = registeredStation(received.request().itsId());
+            FleetState.StationAndLatestEc read = registeredStation(received.request().itsId());
+            station = read.station().orElseThrow();
             outer.requireSelfSignedBy(station.canonicalKey(), ErrorCode.CANONICAL_KEY_MISMATCH);
-            superseded = fleet.latestEc(station.canonicalId()).filter(ec -> ec.status() == EcRecord.Status.ACTIVE);
+            superseded = read.latestEc().filter(ec -> ec.status() == EcRecord.Status.ACTIVE);
         } else {
             HashedId8 currentId = outer.signerDigest().orElseThrow();
-            EcRecord current = fleet.ec(currentId)
+            FleetState.EcAndStation read = fleet.ecWithStation(currentId);
+            EcRecord current = read.ec()
                     .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_SIGNER, "EC " + currentId + " was not issued by this EA"));
             outer.requireSignedBy(current.certificate());
             if (!Arrays.equals(received.request().itsId(), currentId.bytes())) {
@@ -141,7 +143,7 @@ public final class EnrolmentService {
             if (!current.certificate().validAt(now)) {
                 throw new PkiException(ErrorCode.CERTIFICATE_EXPIRED, "EC " + currentId + " is not valid at " + now);
             }
-            station = fleet.station(current.stationId())
+            station = read.station()
                     .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_STATION, "station of EC " + currentId + " is gone"));
             superseded = Optional.of(current);
         }
@@ -164,12 +166,17 @@ public final class EnrolmentService {
         return ec;
     }
 
-    private StationRecord registeredStation(byte[] itsId) {
+    /** The station named by an initial request's itsId, with its latest EC (read together). */
+    private FleetState.StationAndLatestEc registeredStation(byte[] itsId) {
         String id = new String(itsId, StandardCharsets.US_ASCII);
         if (!FleetKeys.ID.matcher(id).matches() || !Arrays.equals(id.getBytes(StandardCharsets.US_ASCII), itsId)) {
             throw new PkiException(ErrorCode.UNKNOWN_STATION, "itsId is not a registrable canonical id");
         }
-        return fleet.station(id).orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_STATION, "station " + id + " is not registered"));
+        FleetState.StationAndLatestEc read = fleet.stationWithLatestEc(id);
+        if (read.station().isEmpty()) {
+            throw new PkiException(ErrorCode.UNKNOWN_STATION, "station " + id + " is not registered");
+        }
+        return read;
     }
 
     /** An EC carries only 623; a request may list it (no SSP or within 01C0) and permissions the operator allowed. */
