@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -49,10 +50,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #awaitApplied} work until {@link #close()}. If the replica's Redis fails, the replica leaves
  * the cluster; create a new one to rejoin (it will fetch the state).
  *
- * <p>Threads: JGroups threads only decode and enqueue; a single applier thread writes to Redis; a
- * single sender thread numbers and sends this replica's commands (so per-origin sequence numbers are
- * sent in order); a control thread reloads state after a merge; futures returned by {@link #submit}
- * complete on a completion thread, never on a JGroups or applier thread. See {@code docs/replication.md}.
+ * <p>Threads: JGroups threads only decode and enqueue; a single applier thread writes to Redis; the
+ * submitting thread numbers and sends its command under a lock (so per-origin sequence numbers are
+ * sent in order); a control thread reloads state after a merge and redelivers a departed member's last
+ * commands; futures returned by {@link #submit} complete on a completion thread, never on a JGroups or
+ * applier thread ({@link #submitAndWait} wakes its caller directly). See {@code docs/replication.md}.
  */
 public final class Replica implements AutoCloseable {
 
@@ -73,7 +75,7 @@ public final class Replica implements AutoCloseable {
     private final AtomicLong lastSeq = new AtomicLong();
     /** Each origin's last commands as delivered here, for survivors' redelivery when it leaves. */
     private final RecentDeliveries recent = new RecentDeliveries(RECENT_COMMANDS, RECENT_BYTES);
-    private final ExecutorService sender;
+    private final Object sendLock = new Object();
     private final ExecutorService completions;
     private final ExecutorService control;
     private volatile Status status = Status.NEW;
@@ -89,7 +91,6 @@ public final class Replica implements AutoCloseable {
         this.clock = clock;
         this.metrics = new ReplicationMetrics(registry, config, this::viewSize, this::applyQueueSize);
         this.applier = new Applier(config.replicaId(), stateMachine, watermarks, metrics, clock, this::failed);
-        this.sender = singleThread("vpki-send-" + config.replicaId());
         this.completions = singleThread("vpki-complete-" + config.replicaId());
         this.control = singleThread("vpki-control-" + config.replicaId());
     }
@@ -124,13 +125,34 @@ public final class Replica implements AutoCloseable {
     }
 
     /**
-     * Replicates {@code operations} as one command: numbered on this replica's sender thread, broadcast,
-     * applied by every replica. Completes with the acknowledgement (SYNC: every member applied it;
-     * ASYNC: this replica applied it) or exceptionally with a {@link ReplicationException}.
+     * Replicates {@code operations} as one command: numbered and broadcast on the calling thread (one
+     * sender at a time per replica), applied by every replica. Completes with the acknowledgement (SYNC:
+     * every member applied it; ASYNC: this replica applied it) or exceptionally with a
+     * {@link ReplicationException}, on this replica's completion thread, so continuations attached to it
+     * never run on a JGroups or applier thread.
      *
      * @throws IllegalArgumentException if there are no operations or a key is outside the keyspace
      */
     public CompletableFuture<Acknowledgement> submit(List<Operation> operations) {
+        return replicate(operations, completions);
+    }
+
+    /**
+     * {@link #submit} and wait for the acknowledgement. The waiting thread is woken by the thread that
+     * completes the command (the applier in ASYNC, a JGroups thread in SYNC), with no hand-over to the
+     * completion thread: one thread switch less per command than {@code submit(..).get(..)}.
+     *
+     * @throws ExecutionException   with the {@link ReplicationException} as cause
+     * @throws TimeoutException     if not acknowledged within {@code timeout} (outcome unknown)
+     * @throws IllegalArgumentException if there are no operations or a key is outside the keyspace
+     */
+    public Acknowledgement submitAndWait(List<Operation> operations, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return replicate(operations, Runnable::run).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Validates, numbers and sends; the result is completed through {@code completer}. */
+    private CompletableFuture<Acknowledgement> replicate(List<Operation> operations, Executor completer) {
         List<Operation> command = List.copyOf(operations);
         if (command.isEmpty()) {
             throw new IllegalArgumentException("a command has at least one operation");
@@ -147,16 +169,13 @@ public final class Replica implements AutoCloseable {
             return result;
         }
         long startedMillis = clock.millis();
-        try {
-            sender.execute(() -> send(command, result));
-        } catch (RejectedExecutionException e) {
-            result.completeExceptionally(notConnected());
-        }
-        return result.whenComplete((ack, error) -> {
+        CompletableFuture<Acknowledgement> measured = result.whenComplete((ack, error) -> {
             if (error == null) {
                 metrics.submitted(Duration.ofMillis(clock.millis() - startedMillis));
             }
         });
+        send(command, result, completer);
+        return measured;
     }
 
     /**
@@ -225,7 +244,6 @@ public final class Replica implements AutoCloseable {
 
     private void shutdownThreads() {
         applier.stop();
-        sender.shutdownNow();
         control.shutdownNow();
         watermarks.failAll(notConnected());
         completions.shutdown();
@@ -252,15 +270,25 @@ public final class Replica implements AutoCloseable {
         return applier.queued();
     }
 
-    /** On the sender thread: number, encode, broadcast. */
-    private void send(List<Operation> operations, CompletableFuture<Acknowledgement> result) {
-        ReplicationException refusal = refusal();
-        if (refusal != null) {
-            completeExceptionally(result, refusal);
-            return;
+    /**
+     * Number, encode, broadcast, under {@link #sendLock}: one origin's sequence numbers must reach
+     * JGroups in order (SEQUENCER and NAKACK2 keep the order they are handed). JGroups does not block
+     * here except under flow control, which then throttles every sender of this replica alike.
+     */
+    private void send(List<Operation> operations, CompletableFuture<Acknowledgement> result, Executor completer) {
+        synchronized (sendLock) {
+            ReplicationException refusal = refusal();
+            if (refusal != null) {
+                completeExceptionally(result, refusal, completer);
+                return;
+            }
+            Command command = new Command(new CommandId(config.replicaId(), lastSeq.incrementAndGet()), clock.millis(),
+                    operations);
+            cast(command, result, completer);
         }
-        Command command = new Command(new CommandId(config.replicaId(), lastSeq.incrementAndGet()), clock.millis(),
-                operations);
+    }
+
+    private void cast(Command command, CompletableFuture<Acknowledgement> result, Executor completer) {
         Message message = new BytesMessage(null, CommandCodec.encode(command));
         long timeoutMillis = config.timeouts().reply().toMillis();
         try {
@@ -268,20 +296,20 @@ public final class Replica implements AutoCloseable {
                 RequestOptions options = new RequestOptions(ResponseMode.GET_ALL, phaseTimeoutMillis());
                 dispatcher.<Object>castMessageWithFuture(null, message, options)
                         .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
-                        .whenComplete((responses, error) -> completeSync(result, command, responses, error));
+                        .whenComplete((responses, error) -> completeSync(result, command, responses, error, completer));
             } else {
                 CompletableFuture<Void> appliedHere = watermarks.whenApplied(command.id());
                 dispatcher.castMessage(null, message, new RequestOptions(ResponseMode.GET_NONE, timeoutMillis));
                 appliedHere.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((done, error) -> {
                     if (error == null) {
-                        complete(result, new Acknowledgement(command.id(), 1));
+                        complete(result, new Acknowledgement(command.id(), 1), completer);
                     } else {
-                        completeExceptionally(result, outcomeUnknown(command, error));
+                        completeExceptionally(result, outcomeUnknown(command, error), completer);
                     }
                 });
             }
         } catch (Exception e) {
-            completeExceptionally(result, status == Status.CONNECTED ? outcomeUnknown(command, e) : notConnected());
+            completeExceptionally(result, status == Status.CONNECTED ? outcomeUnknown(command, e) : notConnected(), completer);
         }
     }
 
@@ -292,12 +320,12 @@ public final class Replica implements AutoCloseable {
      * got it inside its state snapshot, so it never answers phase 1 but does confirm in phase 2.
      */
     private void completeSync(CompletableFuture<Acknowledgement> result, Command command,
-                              RspList<Object> responses, Throwable error) {
+                              RspList<Object> responses, Throwable error, Executor completer) {
         int confirmed = 0;
         List<Address> unconfirmed = new ArrayList<>();
         if (error != null) {
             if (!(unwrap(error) instanceof TimeoutException)) {
-                completeExceptionally(result, outcomeUnknown(command, error));
+                completeExceptionally(result, outcomeUnknown(command, error), completer);
                 return;
             }
             View current = view;
@@ -310,7 +338,7 @@ public final class Replica implements AutoCloseable {
                 if (response.hasException()) {
                     if (entry.getKey().equals(channel.getAddress())) {
                         completeExceptionally(result, new ReplicationException(ReplicationException.Code.APPLY_FAILED,
-                                command.id() + " could not be applied here", response.getException()));
+                                command.id() + " could not be applied here", response.getException()), completer);
                         return;
                     }
                     // that member's Redis failed: it leaves the cluster and reloads the state when it rejoins
@@ -323,26 +351,27 @@ public final class Replica implements AutoCloseable {
             }
         }
         if (unconfirmed.isEmpty()) {
-            acknowledgeIfMajority(result, command, confirmed);
+            acknowledgeIfMajority(result, command, confirmed, completer);
             return;
         }
         int confirmedFirst = confirmed;
         confirmApplied(command.id(), unconfirmed).whenComplete((more, failure) -> {
             if (failure != null) {
-                completeExceptionally(result, outcomeUnknown(command, failure));
+                completeExceptionally(result, outcomeUnknown(command, failure), completer);
             } else {
-                acknowledgeIfMajority(result, command, confirmedFirst + more);
+                acknowledgeIfMajority(result, command, confirmedFirst + more, completer);
             }
         });
     }
 
-    private void acknowledgeIfMajority(CompletableFuture<Acknowledgement> result, Command command, int confirmed) {
+    private void acknowledgeIfMajority(CompletableFuture<Acknowledgement> result, Command command, int confirmed,
+                                       Executor completer) {
         if (config.isMajority(confirmed)) {
-            complete(result, new Acknowledgement(command.id(), confirmed));
+            complete(result, new Acknowledgement(command.id(), confirmed), completer);
         } else {
             completeExceptionally(result, new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
                     command.id() + " confirmed by only " + confirmed + " of " + config.expectedMembers()
-                            + " expected members"));
+                            + " expected members"), completer);
         }
     }
 
@@ -393,17 +422,18 @@ public final class Replica implements AutoCloseable {
                 command.id() + " not confirmed within " + config.timeouts().reply() + "; retry idempotently", root);
     }
 
-    private void complete(CompletableFuture<Acknowledgement> result, Acknowledgement ack) {
+    private static void complete(CompletableFuture<Acknowledgement> result, Acknowledgement ack, Executor completer) {
         try {
-            completions.execute(() -> result.complete(ack));
+            completer.execute(() -> result.complete(ack));
         } catch (RejectedExecutionException e) {
             result.complete(ack);
         }
     }
 
-    private void completeExceptionally(CompletableFuture<Acknowledgement> result, ReplicationException error) {
+    private static void completeExceptionally(CompletableFuture<Acknowledgement> result, ReplicationException error,
+                                              Executor completer) {
         try {
-            completions.execute(() -> result.completeExceptionally(error));
+            completer.execute(() -> result.completeExceptionally(error));
         } catch (RejectedExecutionException e) {
             result.completeExceptionally(error);
         }

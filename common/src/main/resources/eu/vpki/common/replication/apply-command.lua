@@ -34,8 +34,10 @@ end
 
 local expected_type = { P = 'hash', D = 'hash', A = 'set', R = 'set', S = 'string' }
 
--- first pass: parse, and reject the whole command before writing anything if a key has another type
+-- first pass: parse, read each record's stored version (HMGET, which also proves the key holds a
+-- hash or nothing), and reject the whole command before writing anything if a key has another type
 local ops = {}
+local stored = {} -- key -> { version, origin } as stored, then as written by this command
 local a = 3
 for i = 2, #KEYS do
   local code = ARGV[a]
@@ -53,23 +55,42 @@ for i = 2, #KEYS do
     op.value = ARGV[a + 1]
     a = a + 2
   end
-  local actual = redis.call('TYPE', op.key).ok
-  if actual ~= 'none' and actual ~= expected_type[code] then
+  local wrong_type
+  if code == 'P' or code == 'D' then
+    if stored[op.key] == nil then
+      local read = redis.pcall('HMGET', op.key, '@version', '@origin')
+      wrong_type = read.err ~= nil
+      if not wrong_type then
+        stored[op.key] = { read[1] or false, read[2] or false }
+      end
+    end
+  else
+    local actual = redis.call('TYPE', op.key).ok
+    wrong_type = actual ~= 'none' and actual ~= expected_type[code]
+  end
+  if wrong_type then
     redis.call('HSET', KEYS[1], origin, seq)
     return 2
   end
   ops[#ops + 1] = op
 end
 
+-- whether a write of version by this origin wins over what key holds (stored or written before
+-- in this command); remembers it as the key's version when it does
 local function newer(key, version)
-  local stored = redis.call('HMGET', key, '@version', '@origin')
-  if not stored[1] then
-    return true
+  local current = stored[key]
+  local wins
+  if not current[1] then
+    wins = true
+  elseif version ~= current[1] then
+    wins = after(version, current[1])
+  else
+    wins = after(origin, current[2] or '')
   end
-  if version ~= stored[1] then
-    return after(version, stored[1])
+  if wins then
+    stored[key] = { version, origin }
   end
-  return after(origin, stored[2] or '')
+  return wins
 end
 
 for _, op in ipairs(ops) do

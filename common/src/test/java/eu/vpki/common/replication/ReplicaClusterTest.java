@@ -236,7 +236,7 @@ class ReplicaClusterTest {
     }
 
     @Test
-    void loneReplica_refusesWritesUntilAMajorityIsPresent() {
+    void loneReplica_refusesWritesUntilAMajorityIsPresent() throws Exception {
         Replica a = start(0, Order.TOTAL, Propagation.SYNC, REDIS.get(0));
 
         assertThat(a.acceptsWrites()).isFalse();
@@ -245,11 +245,22 @@ class ReplicaClusterTest {
                 .cause().isInstanceOfSatisfying(ReplicationException.class,
                         e -> assertThat(e.code()).isEqualTo(ReplicationException.Code.NO_MAJORITY));
 
+        assertThatThrownBy(() -> a.submitAndWait(List.of(new Operation.Put("t:idx:lonely", "2")), Duration.ofSeconds(5)))
+                .isInstanceOf(java.util.concurrent.ExecutionException.class)
+                .cause().isInstanceOfSatisfying(ReplicationException.class,
+                        e -> assertThat(e.code()).isEqualTo(ReplicationException.Code.NO_MAJORITY));
+
         Replica b = start(1, Order.TOTAL, Propagation.SYNC, REDIS.get(1));
         awaitViewSize(2, a, b);
 
         Acknowledgement ack = a.submit(List.of(new Operation.Put("t:idx:together", "1"))).join();
         assertThat(ack.replicas()).isEqualTo(2);
+        Acknowledgement waited = b.submitAndWait(List.of(new Operation.Put("t:idx:waited", "1")), Duration.ofSeconds(5));
+        assertThat(waited.replicas()).isEqualTo(2);
+        assertThat(waited.token().origin()).isEqualTo(b.id());
+        try (Jedis jedis = pools.get(0).getResource()) {
+            assertThat(jedis.get("t:idx:waited")).isEqualTo("1"); // SYNC: applied at a before b's answer
+        }
         try (Jedis jedis = pools.get(1).getResource()) {
             assertThat(jedis.get("t:idx:together")).isEqualTo("1");
             assertThat(jedis.exists("t:idx:lonely")).isFalse();

@@ -40,7 +40,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -226,8 +225,7 @@ public final class EnrolmentService {
 
     private Acknowledgement replicate(EcRecord issued, Optional<EcRecord> superseded) {
         try {
-            return replica.submit(FleetCommands.enrolled(issued, superseded))
-                    .get(settings.replicationTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            return replica.submitAndWait(FleetCommands.enrolled(issued, superseded), settings.replicationTimeout());
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "EC " + issued.id() + " not replicated: " + cause, cause);

@@ -11,7 +11,6 @@ import eu.vpki.common.replication.ReplicationException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -32,7 +31,7 @@ public final class ReadYourWrites {
     /** Replicates one command and returns its token. */
     public String write(List<Operation> command) {
         try {
-            Acknowledgement ack = replica.submit(command).get(settings.replicationTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            Acknowledgement ack = replica.submitAndWait(command, settings.replicationTimeout());
             return ack.token().toString();
         } catch (ExecutionException e) {
             throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "write not replicated: " + e.getCause().getMessage(), e.getCause());
