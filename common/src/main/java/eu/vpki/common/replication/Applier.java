@@ -196,7 +196,7 @@ final class Applier {
     private void applyRedelivered(List<Command> commands) {
         String origin = commands.get(0).id().origin();
         long applied = watermarks.appliedSeq(origin);
-        List<Command> missing = new ArrayList<>();
+        List<Delivered> missing = new ArrayList<>();
         long next = applied + 1;
         for (Command command : commands) {
             if (!command.id().origin().equals(origin)) {
@@ -212,20 +212,15 @@ final class Applier {
                         + "the commands between are lost here; reload this replica's state", origin, seq, next - 1);
                 return;
             }
-            missing.add(command);
+            missing.add(new Delivered(command, null));
             next++;
         }
         if (missing.isEmpty()) {
             return;
         }
-        List<RedisStateMachine.ApplyOutcome> outcomes = stateMachine.apply(missing);
-        long now = clock.millis();
-        for (int i = 0; i < missing.size(); i++) {
-            watermarks.advance(origin, missing.get(i).id().seq());
-            metrics.applied(missing.get(i), outcomes.get(i), now);
-        }
-        log.warn("applied {} command(s) of departed replica {} ({}..{}) that only other survivors had received",
-                missing.size(), origin, missing.get(0).id().seq(), missing.get(missing.size() - 1).id().seq());
+        log.warn("applying {} command(s) of departed replica {} ({}..{}) that only other survivors had received",
+                missing.size(), origin, applied + 1, next - 1);
+        applyBatch(missing);
     }
 
     private static void answer(Delivered delivered, RuntimeException failure) {

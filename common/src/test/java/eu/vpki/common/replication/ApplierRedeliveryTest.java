@@ -12,6 +12,7 @@ import redis.clients.jedis.JedisPool;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,13 +64,13 @@ class ApplierRedeliveryTest {
     void redelivery_appliesOnlyTheCommandsThisReplicaLacks() throws Exception {
         applier.deliver(put(1), null);
         applier.deliver(put(2), null);
-        watermarks.whenApplied(new CommandId("gone", 2)).get();
+        watermarks.whenApplied(new CommandId("gone", 2)).get(5, TimeUnit.SECONDS);
         try (Jedis jedis = pool.getResource()) {
             jedis.del("t:idx:1"); // were command 1 applied again, this key would come back
         }
 
         applier.redeliver(List.of(put(1), put(2), put(3), put(4)));
-        watermarks.whenApplied(new CommandId("gone", 4)).get();
+        watermarks.whenApplied(new CommandId("gone", 4)).get(5, TimeUnit.SECONDS);
 
         assertThat(stored(1)).isFalse();
         assertThat(List.of(stored(2), stored(3), stored(4))).containsOnly(true);
@@ -81,7 +82,7 @@ class ApplierRedeliveryTest {
         applier.deliver(put(1), null);
         applier.redeliver(List.of(put(3), put(4)));
         applier.deliver(put(2), null); // a marker: applied after the redelivery was handled
-        watermarks.whenApplied(new CommandId("gone", 2)).get();
+        watermarks.whenApplied(new CommandId("gone", 2)).get(5, TimeUnit.SECONDS);
 
         assertThat(watermarks.appliedSeq("gone")).isEqualTo(2);
         assertThat(stored(3)).isFalse();
