@@ -8,4 +8,4 @@ cd "$(dirname "$0")/../../../.."
 mvn -B -q -o -pl aa -am install -DskipTests
 mvn -B -q -o -pl aa dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
 CP="aa/target/test-classes:aa/target/classes:$(cat aa/target/bench.classpath)"
-exec java -Xms1g -Xmx1g -XX:+UseG1GC -Dbench.out=aa/target/aa-benchmark "$@" -cp "$CP" eu.vpki.aa.bench.AaThroughputBenchmark
+exec java -Xms1g -Xmx1g -XX:+UseParallelGC -Dbench.out=aa/target/aa-benchmark "$@" -cp "$CP" eu.vpki.aa.bench.AaThroughputBenchmark

@@ -76,7 +76,7 @@ import static org.awaitility.Awaitility.await;
  * <p>System properties: {@code bench.aas} (1,2,4), {@code bench.concurrency} (1,2,4,8,16,32, for one
  * AA), {@code bench.concurrency.many} (8,16,32, for several AAs), {@code bench.warmup} (PT20S),
  * {@code bench.measure} (PT10S), {@code bench.ea-client} (APACHE, the default, or JDK), {@code bench.aa-heap}
- * (512m), {@code bench.jfr} (false: true records a JFR profile per AA process into {@code bench.out}),
+ * (512m), {@code bench.aa-jvm} (more AA JVM options, space-separated; -XX:+UseParallelGC, as deployed), {@code bench.jfr} (false: true records a JFR profile per AA process into {@code bench.out}),
  * {@code bench.out} (target/aa-benchmark).
  */
 public final class AaThroughputBenchmark {
@@ -88,6 +88,7 @@ public final class AaThroughputBenchmark {
     static final List<Integer> LEVELS_MANY = ints(prop("bench.concurrency.many", "8,16,32"));
     static final String EA_CLIENT = prop("bench.ea-client", "APACHE");
     static final String AA_HEAP = prop("bench.aa-heap", "512m");
+    static final List<String> AA_JVM = List.of(prop("bench.aa-jvm", "-XX:+UseParallelGC").trim().split("\\s+"));
     static final boolean JFR = Boolean.parseBoolean(prop("bench.jfr", "false"));
     static final Path OUT = Path.of(prop("bench.out", "target/aa-benchmark"));
     static final int STATIONS = 200;
@@ -130,7 +131,9 @@ public final class AaThroughputBenchmark {
 
     void run() throws Exception {
         log("machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name") + " "
-                + System.getProperty("java.version") + "; EA client " + EA_CLIENT + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
+                + System.getProperty("java.version") + "; GC " + java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .map(java.lang.management.GarbageCollectorMXBean::getName).toList() + ", AA JVM options " + AA_JVM
+                + "; EA client " + EA_CLIENT + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
         pki.startRcaAndDc();
         ea = pki.certifyEa("ea-bench", 1);
         pki.certifyAa(aaUri(aaPorts.get(0)));
@@ -184,7 +187,8 @@ public final class AaThroughputBenchmark {
         List<Process> processes = new ArrayList<>();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (int i = 0; i < n; i++) {
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + AA_HEAP, "-Xmx" + AA_HEAP, "-XX:+UseG1GC"));
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + AA_HEAP, "-Xmx" + AA_HEAP));
+            cmd.addAll(AA_JVM);
             if (JFR) {
                 cmd.add("-XX:StartFlightRecording=filename=" + OUT.toAbsolutePath().resolve("aa-" + n + "-" + i + ".jfr")
                         + ",settings=profile,dumponexit=true");

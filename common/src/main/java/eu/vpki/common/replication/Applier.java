@@ -22,6 +22,13 @@ import java.util.function.Consumer;
  * enqueue (they never wait on Redis or on other members); a SYNC request is answered from this thread
  * once its command is applied. State snapshots and restores run while this thread is parked at a
  * well-defined point of the delivery stream ({@link #whilePaused}).
+ *
+ * <p>With a grouping time (ASYNC propagation only), commands of other origins that find the queue
+ * otherwise empty wait up to that long for more, so that one Redis round trip applies several: on
+ * this path a round trip costs the Redis server more than the commands it carries. A command of this
+ * replica's own, whose client is waiting for it, ends the wait at once, as does a pause or a
+ * redelivery. Nobody waits for another origin's command in ASYNC, so holding it only adds to this
+ * replica's lag, by at most the grouping time.
  */
 final class Applier {
 
@@ -54,12 +61,20 @@ final class Applier {
     private final ReplicationMetrics metrics;
     private final Clock clock;
     private final Consumer<RuntimeException> onFailure;
+    private final String localOrigin;
+    private final long groupingNanos;
     private final Thread thread;
     private volatile boolean started;
     private volatile RuntimeException failure;
 
-    Applier(String replicaId, RedisStateMachine stateMachine, AppliedWatermarks watermarks, ReplicationMetrics metrics,
-            Clock clock, Consumer<RuntimeException> onFailure) {
+    /**
+     * @param replicaId the origin of this replica's own commands
+     * @param grouping  how long other origins' commands may wait to be applied together; zero applies at once
+     */
+    Applier(String replicaId, Duration grouping, RedisStateMachine stateMachine, AppliedWatermarks watermarks,
+            ReplicationMetrics metrics, Clock clock, Consumer<RuntimeException> onFailure) {
+        this.localOrigin = replicaId;
+        this.groupingNanos = grouping.toNanos();
         this.stateMachine = stateMachine;
         this.watermarks = watermarks;
         this.metrics = metrics;
@@ -135,6 +150,9 @@ final class Applier {
             while (!Thread.currentThread().isInterrupted()) {
                 items.add(queue.take());
                 queue.drainTo(items, MAX_BATCH - 1);
+                if (groupingNanos > 0) {
+                    group(items);
+                }
                 for (int i = 0; i < items.size(); i++) {
                     if (items.get(i) instanceof Delivered delivered) {
                         batch.add(delivered);
@@ -167,6 +185,40 @@ final class Applier {
         }
     }
 
+    /**
+     * While {@code items} holds only other origins' commands, waits up to the grouping time for more,
+     * and returns as soon as one of this replica's own commands, a pause or a redelivery arrives, or
+     * the batch is full.
+     */
+    private void group(List<Item> items) throws InterruptedException {
+        if (!onlyOthersCommands(items, 0)) {
+            return;
+        }
+        long deadline = System.nanoTime() + groupingNanos;
+        while (items.size() < MAX_BATCH) {
+            long left = deadline - System.nanoTime();
+            Item next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
+            if (next == null) {
+                return;
+            }
+            int from = items.size();
+            items.add(next);
+            queue.drainTo(items, MAX_BATCH - items.size());
+            if (!onlyOthersCommands(items, from)) {
+                return;
+            }
+        }
+    }
+
+    private boolean onlyOthersCommands(List<Item> items, int from) {
+        for (int i = from; i < items.size(); i++) {
+            if (!(items.get(i) instanceof Delivered delivered) || delivered.command().id().origin().equals(localOrigin)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void applyBatch(List<Delivered> batch) {
         if (batch.isEmpty()) {
             return;
@@ -174,6 +226,7 @@ final class Applier {
         List<Command> commands = new ArrayList<>(batch.size());
         batch.forEach(delivered -> commands.add(delivered.command()));
         List<RedisStateMachine.ApplyOutcome> outcomes = stateMachine.apply(commands);
+        metrics.batchApplied(commands.size());
         long now = clock.millis();
         for (int i = 0; i < batch.size(); i++) {
             Delivered delivered = batch.get(i);

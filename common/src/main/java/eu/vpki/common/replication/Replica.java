@@ -90,7 +90,7 @@ public final class Replica implements AutoCloseable {
         this.stateMachine = new RedisStateMachine(redis, keyspace);
         this.clock = clock;
         this.metrics = new ReplicationMetrics(registry, config, this::viewSize, this::applyQueueSize);
-        this.applier = new Applier(config.replicaId(), stateMachine, watermarks, metrics, clock, this::failed);
+        this.applier = new Applier(config.replicaId(), config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, this::failed);
         this.completions = singleThread("vpki-complete-" + config.replicaId());
         this.control = singleThread("vpki-control-" + config.replicaId());
     }

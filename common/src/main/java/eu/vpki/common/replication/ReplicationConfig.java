@@ -17,10 +17,20 @@ import java.util.Objects;
  * @param discovery       how members find each other ({@code vpki.replication.discovery} and its keys)
  * @param expectedMembers configured replica count; writes need a majority of it in the view
  * @param timeouts        request, state-transfer, join and failure-detection timeouts
+ * @param applyGrouping   in ASYNC propagation, how long the applier may hold other replicas' commands to
+ *                        apply them together in one Redis round trip ({@code vpki.replication.apply-grouping});
+ *                        a command of this replica's own is applied at once and takes the held ones along.
+ *                        Zero turns grouping off; SYNC propagation never holds commands (their origins wait
+ *                        for every replica)
  */
 public record ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
                                 String bindAddress, int bindPort, Discovery discovery, int expectedMembers,
-                                Timeouts timeouts) {
+                                Timeouts timeouts, Duration applyGrouping) {
+
+    /** The default {@link #applyGrouping}: a few times the gap between commands at 1,000 commands/s. */
+    public static final Duration DEFAULT_APPLY_GROUPING = Duration.ofMillis(2);
+    /** The longest {@link #applyGrouping} accepted: it adds to how far an ASYNC replica lags. */
+    public static final Duration MAX_APPLY_GROUPING = Duration.ofMillis(100);
 
     /** Delivery order of commands. */
     public enum Order {
@@ -98,12 +108,27 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
             throw new IllegalArgumentException("expected-members must be at least 1, got " + expectedMembers);
         }
         Objects.requireNonNull(timeouts, "timeouts");
+        if (applyGrouping == null || applyGrouping.isNegative() || applyGrouping.compareTo(MAX_APPLY_GROUPING) > 0) {
+            throw new IllegalArgumentException("apply-grouping must be 0.." + MAX_APPLY_GROUPING.toMillis() + " ms, got " + applyGrouping);
+        }
     }
 
-    /** The documented defaults (cluster {@code vpki-ea}, FIFO, ASYNC, 127.0.0.1:7800, TCPPING on itself, 1 member). */
+    /** With the default {@link #DEFAULT_APPLY_GROUPING}. */
+    public ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
+                             String bindAddress, int bindPort, Discovery discovery, int expectedMembers, Timeouts timeouts) {
+        this(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers, timeouts,
+                DEFAULT_APPLY_GROUPING);
+    }
+
+    /** How long the applier may hold other replicas' commands: {@link #applyGrouping} in ASYNC, none in SYNC. */
+    public Duration effectiveApplyGrouping() {
+        return propagation == Propagation.ASYNC ? applyGrouping : Duration.ZERO;
+    }
+
+    /** The documented defaults (cluster {@code vpki-ea}, FIFO, ASYNC, 127.0.0.1:7800, TCPPING on itself, 1 member, 2 ms apply grouping). */
     public static ReplicationConfig defaults(String replicaId) {
         return new ReplicationConfig("vpki-ea", replicaId, Order.FIFO, Propagation.ASYNC, "127.0.0.1", 7800,
-                new Discovery.TcpPing("127.0.0.1[7800]"), 1, Timeouts.DEFAULTS);
+                new Discovery.TcpPing("127.0.0.1[7800]"), 1, Timeouts.DEFAULTS, DEFAULT_APPLY_GROUPING);
     }
 
     /** Whether a view of {@code members} members may accept writes: more than half of {@link #expectedMembers}. */

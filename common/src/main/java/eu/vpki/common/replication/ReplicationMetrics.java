@@ -1,6 +1,7 @@
 package eu.vpki.common.replication;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -19,6 +20,8 @@ import java.util.function.IntSupplier;
  *       at the origin, the latency a client sees;</li>
  *   <li>{@code vpki.replication.apply.lag} (timer): from the origin creating a command to this replica
  *       applying it (origin and replica clocks; same host in tests, NTP-synchronised in production);</li>
+ *   <li>{@code vpki.replication.apply.batch} (distribution summary): commands applied per Redis round trip
+ *       (grouped by {@code apply-grouping} in ASYNC, or queued while the previous round trip ran);</li>
  *   <li>{@code vpki.replication.apply.queue} (gauge): commands delivered but not yet applied here;</li>
  *   <li>{@code vpki.replication.view.size} (gauge): members in the current view;</li>
  *   <li>{@code vpki.replication.commands} (counter, tags {@code origin}, {@code outcome} = applied, duplicate,
@@ -31,6 +34,7 @@ final class ReplicationMetrics {
     private final Tags tags;
     private final Timer submitLatency;
     private final Timer applyLag;
+    private final DistributionSummary applyBatch;
     private final Map<String, Counter> commands = new ConcurrentHashMap<>();
 
     ReplicationMetrics(MeterRegistry registry, ReplicationConfig config, IntSupplier viewSize, IntSupplier queueSize) {
@@ -45,6 +49,10 @@ final class ReplicationMetrics {
                 .description("origin creating a command to this replica applying it")
                 .tags(tags)
                 .register(registry);
+        this.applyBatch = DistributionSummary.builder("vpki.replication.apply.batch")
+                .description("commands applied per Redis round trip").baseUnit("commands")
+                .tags(tags)
+                .register(registry);
         Gauge.builder("vpki.replication.view.size", viewSize::getAsInt)
                 .description("members in the current view").tags(tags).register(registry);
         Gauge.builder("vpki.replication.apply.queue", queueSize::getAsInt)
@@ -53,6 +61,10 @@ final class ReplicationMetrics {
 
     void submitted(Duration latency) {
         submitLatency.record(latency);
+    }
+
+    void batchApplied(int commands) {
+        applyBatch.record(commands);
     }
 
     void applied(Command command, RedisStateMachine.ApplyOutcome outcome, long nowMillis) {

@@ -25,7 +25,8 @@ public record ReplicationProperties(
         @DefaultValue("5s") Duration replyTimeout,
         @DefaultValue("60s") Duration stateTransferTimeout,
         @DefaultValue("2s") Duration joinTimeout,
-        @DefaultValue("20s") Duration failureDetectionTimeout) {
+        @DefaultValue("20s") Duration failureDetectionTimeout,
+        @DefaultValue("2ms") Duration applyGrouping) {
 
     /** The library configuration; throws IllegalArgumentException naming the key on bad values. */
     public ReplicationConfig toConfig() {
@@ -37,6 +38,7 @@ public record ReplicationProperties(
         };
         String id = replicaId == null || replicaId.isBlank() ? bindAddress + ":" + bindPort : replicaId;
         return new ReplicationConfig(clusterName, id, order, propagation, bindAddress, bindPort, d, expectedMembers,
-                new ReplicationConfig.Timeouts(replyTimeout, stateTransferTimeout, joinTimeout, failureDetectionTimeout));
+                new ReplicationConfig.Timeouts(replyTimeout, stateTransferTimeout, joinTimeout, failureDetectionTimeout),
+                applyGrouping);
     }
 }

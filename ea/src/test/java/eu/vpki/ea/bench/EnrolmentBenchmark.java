@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * checked after it. Not a test: run it by hand (see docs/benchmarks.md).
  *
  * <p>Arguments: {@code [requests per mode, default 6000] [client threads, default 4]}. System properties:
- * {@code bench.warmup-seconds} (40, crypto-only JIT warm-up) and {@code bench.warmup-passes} (2 unreported
- * replicated passes per mode before the measured ones).
+ * {@code bench.warmup-seconds} (40, crypto-only JIT warm-up), {@code bench.warmup-passes} (2 unreported
+ * replicated passes per mode before the measured ones) and {@code bench.apply-grouping} (the replicas'
+ * apply grouping as an ISO-8601 duration, default PT0.002S; PT0S turns it off).
  */
 public final class EnrolmentBenchmark {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
@@ -39,6 +40,9 @@ public final class EnrolmentBenchmark {
     private static final int WARMUP_SECONDS = Integer.getInteger("bench.warmup-seconds", 40);
     /** Unreported replicated passes per mode before the measured ones, for the JIT. */
     private static final int WARMUP_PASSES = Integer.getInteger("bench.warmup-passes", 2);
+    /** {@code vpki.replication.apply-grouping} of the replicas (used in ASYNC only). */
+    private static final Duration APPLY_GROUPING = Duration.parse(System.getProperty("bench.apply-grouping",
+            ReplicationConfig.DEFAULT_APPLY_GROUPING.toString()));
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
 
     private EnrolmentBenchmark() {
@@ -47,7 +51,9 @@ public final class EnrolmentBenchmark {
     public static void main(String[] args) throws Exception {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 6_000;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-        System.out.printf("cores %d, requests %d, client threads %d%n", Runtime.getRuntime().availableProcessors(), requests, threads);
+        System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, GC %s%n", Runtime.getRuntime().availableProcessors(),
+                requests, threads, APPLY_GROUPING, java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .map(java.lang.management.GarbageCollectorMXBean::getName).toList());
         List<RedisFixture> redis = List.of(RedisFixture.start(), RedisFixture.start(), RedisFixture.start());
         try {
             // JIT warm-up on the EA's crypto path before anything is measured: C2 compiling
@@ -75,7 +81,9 @@ public final class EnrolmentBenchmark {
         List<Integer> ports = List.of(TestReplicas.freePort(), TestReplicas.freePort(), TestReplicas.freePort());
         List<ClusterMember> members = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ReplicationConfig config = TestReplicas.config("bench-" + ports.get(0), "ea-" + i, i, ports, 3, order, propagation);
+            ReplicationConfig c = TestReplicas.config("bench-" + ports.get(0), "ea-" + i, i, ports, 3, order, propagation);
+            ReplicationConfig config = new ReplicationConfig(c.clusterName(), c.replicaId(), c.order(), c.propagation(),
+                    c.bindAddress(), c.bindPort(), c.discovery(), c.expectedMembers(), c.timeouts(), APPLY_GROUPING);
             members.add(new ClusterMember(config, redis.get(i), PKI, CLOCK).connect());
         }
         try {
