@@ -119,10 +119,10 @@ class ApplierTest {
     void othersCommands_areHeldAndAppliedTogetherWithTheNextOwnCommand() throws Exception {
         start(Duration.ofSeconds(30)); // far longer than this test may take: only the own command can end the wait
         applier.deliver(put("r1", 1), null);
-        Thread.sleep(20);
+        Thread.sleep(20); // commands that arrive apart, as on the network, not one burst the applier drains at once
         applier.deliver(put("r2", 1), null);
         applier.deliver(put("r1", 2), null);
-        Thread.sleep(20);
+        Thread.sleep(20); // no condition to wait for: what is checked is that nothing happens meanwhile
         assertThat(watermarks.appliedSeq("r1")).as("held while only other origins' commands are queued").isZero();
 
         applier.deliver(put("r0", 1), null);
