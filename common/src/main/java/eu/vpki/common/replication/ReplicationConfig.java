@@ -27,7 +27,7 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
                                 String bindAddress, int bindPort, Discovery discovery, int expectedMembers,
                                 Timeouts timeouts, Duration applyGrouping) {
 
-    /** The default {@link #applyGrouping}: a few times the gap between commands at 1,000 commands/s. */
+    /** The default {@link #applyGrouping}: twice the gap between commands at 1,000 commands/s. */
     public static final Duration DEFAULT_APPLY_GROUPING = Duration.ofMillis(2);
     /** The longest {@link #applyGrouping} accepted: it adds to how far an ASYNC replica lags. */
     public static final Duration MAX_APPLY_GROUPING = Duration.ofMillis(100);
