@@ -78,6 +78,15 @@ class ApplierTest {
         }
     }
 
+    /** Waits until the applier has taken everything delivered so far off its queue. */
+    private void awaitTaken() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (applier.queued() > 0) {
+            assertThat(System.nanoTime()).as("applier took the queued commands within 5 s").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+
     /** Redis round trips the applier made so far, and the commands they carried. */
     private DistributionSummary batches() {
         return registry.get("vpki.replication.apply.batch").summary();
@@ -119,7 +128,7 @@ class ApplierTest {
     void othersCommands_areHeldAndAppliedTogetherWithTheNextOwnCommand() throws Exception {
         start(Duration.ofSeconds(30)); // far longer than this test may take: only the own command can end the wait
         applier.deliver(put("r1", 1), null);
-        Thread.sleep(20); // commands that arrive apart, as on the network, not one burst the applier drains at once
+        awaitTaken(); // the applier holds r1/1 and waits for more: the next ones arrive during the wait
         applier.deliver(put("r2", 1), null);
         applier.deliver(put("r1", 2), null);
         Thread.sleep(20); // no condition to wait for: what is checked is that nothing happens meanwhile
