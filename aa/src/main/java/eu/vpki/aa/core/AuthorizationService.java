@@ -17,7 +17,6 @@ import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.etsi.ts103097.Psids;
-import eu.vpki.common.etsi.ts103097.SignedMessage;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -117,7 +116,7 @@ public final class AuthorizationService {
 
     private void checkFresh(DecryptedRequest decrypted, ReceivedAtRequest received, Instant now) {
         if (received.proofOfPossession()) {
-            Instant generated = SignedMessage.parse(decrypted.plaintext()).generationTime()
+            Instant generated = received.popGenerationTime()
                     .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "signed request without generationTime"));
             if (generated.isBefore(now.minus(window.window())) || generated.isAfter(now.plus(window.futureTolerance()))) {
                 throw new PkiException(ErrorCode.OUTDATED_REQUEST, "generationTime " + generated + " outside the request window at " + now);

@@ -63,13 +63,15 @@ public final class AuthorizationMessages {
         private final HashedId8 eaId;
         private final boolean proofOfPossession;
         private final boolean ecSignatureEncrypted;
+        private final Instant popGenerationTime;
         final SharedAtRequest sharedAtRequest;
         final EcSignature ecSignature;
 
-        ReceivedAtRequest(AtRequest request, HashedId8 eaId, boolean proofOfPossession, SharedAtRequest shared, EcSignature ecSignature) {
+        ReceivedAtRequest(AtRequest request, HashedId8 eaId, SignedMessage popSignature, SharedAtRequest shared, EcSignature ecSignature) {
             this.request = request;
             this.eaId = eaId;
-            this.proofOfPossession = proofOfPossession;
+            this.proofOfPossession = popSignature != null;
+            this.popGenerationTime = popSignature == null ? null : popSignature.generationTime().orElse(null);
             this.sharedAtRequest = shared;
             this.ecSignature = ecSignature;
             this.ecSignatureEncrypted = ecSignature.getChoice() == EcSignature.encryptedEcSignature;
@@ -86,6 +88,11 @@ public final class AuthorizationMessages {
 
         public boolean proofOfPossession() {
             return proofOfPossession;
+        }
+
+        /** The generationTime of the proof-of-possession signature; empty without one (or when it lacks the field). */
+        public Optional<Instant> popGenerationTime() {
+            return Optional.ofNullable(popGenerationTime);
         }
 
         public boolean ecSignatureEncrypted() {
@@ -160,7 +167,7 @@ public final class AuthorizationMessages {
         SignedMessage popSignature = null;
         byte[] data;
         if (pop) {
-            popSignature = SignedMessage.parse(decrypted.plaintext()).requirePsid(Psids.SECURED_CERTIFICATE_REQUEST);
+            popSignature = SignedMessage.of(decrypted.plaintext(), outer).requirePsid(Psids.SECURED_CERTIFICATE_REQUEST);
             data = popSignature.requirePayload();
         } else if (outer.getContent().getChoice() == Ieee1609Dot2Content.unsecuredData) {
             data = Opaque.getInstance(outer.getContent().getIeee1609Dot2Content()).getContent();
@@ -183,7 +190,7 @@ public final class AuthorizationMessages {
         if (!MessageDigest.isEqual(expectedTag, shared.getKeyTag().getOctets())) {
             throw new PkiException(ErrorCode.KEY_TAG_MISMATCH, "keyTag does not match the requested keys");
         }
-        return new ReceivedAtRequest(request, HashedId8.of(shared.getEaId().getHashBytes()), pop, shared, inner.getEcSignature());
+        return new ReceivedAtRequest(request, HashedId8.of(shared.getEaId().getHashBytes()), popSignature, shared, inner.getEcSignature());
     }
 
     /** The AA's response: {@code at} when {@code responseCode} is 0 (ok), else null. */

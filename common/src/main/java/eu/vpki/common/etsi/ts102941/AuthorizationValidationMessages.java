@@ -21,6 +21,7 @@ import org.bouncycastle.oer.its.etsi102941.AuthorizationValidationResponseCode;
 import org.bouncycastle.oer.its.etsi102941.EtsiTs102941DataContent;
 import org.bouncycastle.oer.its.etsi102941.SharedAtRequest;
 import org.bouncycastle.oer.its.etsi102941.basetypes.EcSignature;
+import org.bouncycastle.oer.its.ieee1609dot2.Ieee1609Dot2Data;
 
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -100,15 +101,17 @@ public final class AuthorizationValidationMessages {
                 Ts102941Data.unwrap(outer.requirePayload(), EtsiTs102941DataContent.authorizationValidationRequest));
         SharedAtRequest shared = request.getSharedAtRequest();
         Ts102941Fields.requireFormat(shared.getCertificateFormat());
-        byte[] signatureBytes;
         EcSignature ecSignature = request.getEcSignature();
+        SignedMessage ecSigned;
         if (ecSignature.getChoice() == EcSignature.encryptedEcSignature) {
             byte[] encrypted = Coer.encode(ecSignature.getEcSignature(), Coer.Type.DATA);
-            signatureBytes = encryption.decrypt(ea, encrypted).plaintext();
+            ecSigned = SignedMessage.parse(encryption.decrypt(ea, encrypted).plaintext());
         } else {
-            signatureBytes = Coer.encode(ecSignature.getEcSignature(), Coer.Type.DATA);
+            // part of the payload just decoded canonically: no second decode needed
+            ecSigned = SignedMessage.of(Coer.encode(ecSignature.getEcSignature(), Coer.Type.DATA),
+                    Ieee1609Dot2Data.getInstance(ecSignature.getEcSignature()));
         }
-        SignedMessage ecSigned = SignedMessage.parse(signatureBytes).requirePsid(Psids.SECURED_CERTIFICATE_REQUEST);
+        ecSigned.requirePsid(Psids.SECURED_CERTIFICATE_REQUEST);
         if (ecSigned.signerKind() != SignerKind.DIGEST) {
             throw new PkiException(ErrorCode.UNEXPECTED_CONTENT, "the EC signature must name the EC by digest");
         }

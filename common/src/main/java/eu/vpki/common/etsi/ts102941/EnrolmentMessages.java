@@ -19,6 +19,7 @@ import org.bouncycastle.oer.its.etsi102941.InnerEcRequest;
 import org.bouncycastle.oer.its.etsi102941.InnerEcRequestSignedForPop;
 import org.bouncycastle.oer.its.etsi102941.InnerEcResponse;
 import org.bouncycastle.oer.its.etsi103097.EtsiTs103097Certificate;
+import org.bouncycastle.oer.its.ieee1609dot2.Ieee1609Dot2Data;
 
 import java.time.Instant;
 import java.util.Optional;
@@ -116,7 +117,9 @@ public final class EnrolmentMessages {
             throw new PkiException(ErrorCode.UNEXPECTED_CONTENT, "enrolment requests are signed by the canonical key or an EC digest");
         }
         var popStructure = Ts102941Data.unwrap(outer.requirePayload(), EtsiTs102941DataContent.enrolmentRequest);
-        SignedMessage pop = SignedMessage.parse(Coer.encode(popStructure, Coer.Type.DATA)).requirePsid(Psids.SECURED_CERTIFICATE_REQUEST);
+        // part of a payload just decoded canonically: re-encoding it gives its exact bytes, no second decode needed
+        SignedMessage pop = SignedMessage.of(Coer.encode(popStructure, Coer.Type.DATA), Ieee1609Dot2Data.getInstance(popStructure))
+                .requirePsid(Psids.SECURED_CERTIFICATE_REQUEST);
         InnerEcRequest inner = InnerEcRequest.getInstance(Coer.decode(pop.requirePayload(), Coer.Type.INNER_EC_REQUEST));
         Ts102941Fields.requireFormat(inner.getCertificateFormat());
         EcRequest request = new EcRequest(inner.getItsId().getOctets(), Ts102941Fields.verificationKey(inner.getPublicKeys()),

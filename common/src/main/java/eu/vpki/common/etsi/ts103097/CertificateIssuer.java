@@ -19,10 +19,24 @@ import org.bouncycastle.oer.its.ieee1609dot2.basetypes.Hostname;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.SubjectAssurance;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.UINT8;
 
+import java.util.Arrays;
+
 /**
  * Issues TS 103 097 explicit certificates in canonical form and signs them as IEEE 1609.2 defines.
  * Every certificate is re-decoded and checked against its issuer ({@link CertificateChecks}) before
  * it is returned: a certificate that would not validate never leaves.
+ *
+ * <p>An issued (not self-signed) certificate's signature is not verified again: that verification
+ * cost as much as the signing (6 % of an AA's CPU per AT, docs/benchmarks.md) and can only fail if
+ * one of three facts does not hold, each checked or true by construction instead:
+ * <ul>
+ *   <li>the signer's public key is the issuer certificate's verification key (checked in {@link #issue});</li>
+ *   <li>the signer's private key matches its public key ({@link EtsiSigner}'s contract; an
+ *       {@code EtsiKeyPair} derives its public key from the private scalar);</li>
+ *   <li>the bytes signed are the bytes a relying party hashes: the re-decoded certificate's
+ *       to-be-signed encoding must equal them byte for byte (checked here).</li>
+ * </ul>
+ * Self-signed certificates are rare and keep the full check, signature included.
  */
 public final class CertificateIssuer {
     private static final UINT8 VERSION_3 = new UINT8(3);
@@ -83,7 +97,14 @@ public final class CertificateIssuer {
         EcdsaSignature sig = signer.signDigest(digest);
         var cert = new EtsiTs103097Certificate(VERSION_3, issuerId, tbs, OerKeys.signature(sig));
         EtsiCertificate issued = EtsiCertificate.decode(Coer.encode(cert, Coer.Type.CERTIFICATE));
-        CertificateChecks.checkIssuedBy(issued, issuer, null);
+        if (!Arrays.equals(issued.toBeSignedEncoded(), tbsEncoded)) {
+            throw new PkiException(ErrorCode.INTERNAL_ERROR, "the issued certificate's to-be-signed part does not decode to the signed bytes");
+        }
+        if (issuer == null) {
+            CertificateChecks.checkIssuedBy(issued, null, null);
+        } else {
+            CertificateChecks.checkFreshlyIssuedBy(issued, issuer);
+        }
         return issued;
     }
 }

@@ -101,7 +101,14 @@ public final class SignedMessage {
      * @throws PkiException on any structural problem
      */
     public static SignedMessage parse(byte[] coer) {
-        Ieee1609Dot2Data data = Ieee1609Dot2Data.getInstance(Coer.decode(coer, Coer.Type.DATA));
+        return of(coer, Ieee1609Dot2Data.getInstance(Coer.decode(coer, Coer.Type.DATA)));
+    }
+
+    /**
+     * As {@link #parse}, for a caller that has already decoded {@code coer} (canonically, with
+     * {@code Coer.decode}) into {@code data}: the message is not decoded a second time.
+     */
+    public static SignedMessage of(byte[] coer, Ieee1609Dot2Data data) {
         try {
             if (data.getProtocolVersion().getValue().intValue() != 3) {
                 throw new PkiException(ErrorCode.UNEXPECTED_CONTENT, "protocol version must be 3");

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,6 +62,7 @@ class AuthorizationFlowTest {
         AuthorizationMessages.ReceivedAtRequest received = AuthorizationMessages.parseRequest(atDecrypted);
         assertThat(received.eaId()).isEqualTo(pki.ea.hashedId8());
         assertThat(received.proofOfPossession()).isEqualTo(pop);
+        assertThat(received.popGenerationTime()).isEqualTo(pop ? Optional.of(NOW.truncatedTo(ChronoUnit.MICROS)) : Optional.empty());
         assertThat(received.ecSignatureEncrypted()).isEqualTo(encryptEcSignature);
         assertThat(received.request().verificationKey()).isEqualTo(atKey.publicKey());
         OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(), NOW, ENCRYPTION);
