@@ -134,7 +134,8 @@ public final class AuthorityCertification {
                 : CertificateProfiles.authorizationAuthority(c.name(), validity, c.verificationKey(), c.encryptionKey(),
                 CertificateProfiles.defaultAuthorizationTicketRanges(), null);
         EtsiCertificate cert = CertificateIssuer.issue(template, root, service.root().signer());
-        CertificateChecks.checkIssuedBy(cert, root, now);
+        // rare and long-lived: decoded again as a relying party would, and checked in full (signature included)
+        CertificateChecks.checkIssuedBy(EtsiCertificate.decode(cert.encoded()), root, now);
         Authority authority = new Authority(c.type(), cert, c.itsAccessPoint(), c.aaAccessPoint(), c.accessPoint(), now, null);
         service.apply(s -> s.withAuthority(authority), true, false);
         issued.get(c.type()).increment();

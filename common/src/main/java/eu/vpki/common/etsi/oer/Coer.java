@@ -38,6 +38,7 @@ public final class Coer {
         DATA(EtsiTs103097Module.EtsiTs103097Data),
         TO_BE_SIGNED_DATA(IEEE1609dot2.ToBeSignedData),
         PUBLIC_VERIFICATION_KEY(Ieee1609Dot2BaseTypes.PublicVerificationKey),
+        SIGNATURE(Ieee1609Dot2BaseTypes.Signature),
         PUBLIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.PublicEncryptionKey),
         SYMMETRIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.SymmetricEncryptionKey),
         ETSI_TS102941_DATA(EtsiTs102941MessagesCa.EtsiTs102941Data),

@@ -15,6 +15,7 @@ import org.bouncycastle.oer.its.ieee1609dot2.basetypes.CrlSeries;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashAlgorithm;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId3;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId8;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.Signature;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.Hostname;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.SubjectAssurance;
 import org.bouncycastle.oer.its.ieee1609dot2.basetypes.UINT8;
@@ -23,8 +24,8 @@ import java.util.Arrays;
 
 /**
  * Issues TS 103 097 explicit certificates in canonical form and signs them as IEEE 1609.2 defines.
- * Every certificate is re-decoded and checked against its issuer ({@link CertificateChecks}) before
- * it is returned: a certificate that would not validate never leaves.
+ * Every certificate is checked against its issuer ({@link CertificateChecks}) before it is
+ * returned: a certificate that would not validate never leaves.
  *
  * <p>An issued (not self-signed) certificate's signature is not verified again: that verification
  * cost as much as the signing (6 % of an AA's CPU per AT, docs/benchmarks.md) and can only fail if
@@ -33,8 +34,8 @@ import java.util.Arrays;
  *   <li>the signer's public key is the issuer certificate's verification key (checked in {@link #issue});</li>
  *   <li>the signer's private key matches its public key ({@link EtsiSigner}'s contract; an
  *       {@code EtsiKeyPair} derives its public key from the private scalar);</li>
- *   <li>the bytes signed are the bytes a relying party hashes: the re-decoded certificate's
- *       to-be-signed encoding must equal them byte for byte (checked here).</li>
+ *   <li>the bytes signed are the bytes a relying party hashes: the encoded certificate must hold
+ *       them, byte for byte, just before its signature (checked here).</li>
  * </ul>
  * Self-signed certificates are rare and keep the full check, signature included.
  */
@@ -95,11 +96,20 @@ public final class CertificateIssuer {
         byte[] tbsEncoded = Coer.encode(tbs, Coer.Type.TO_BE_SIGNED_CERTIFICATE);
         byte[] digest = SignatureInput.digest(signer.curve(), tbsEncoded, issuer == null ? new byte[0] : issuer.encoded());
         EcdsaSignature sig = signer.signDigest(digest);
-        var cert = new EtsiTs103097Certificate(VERSION_3, issuerId, tbs, OerKeys.signature(sig));
-        EtsiCertificate issued = EtsiCertificate.decode(Coer.encode(cert, Coer.Type.CERTIFICATE));
-        if (!Arrays.equals(issued.toBeSignedEncoded(), tbsEncoded)) {
-            throw new PkiException(ErrorCode.INTERNAL_ERROR, "the issued certificate's to-be-signed part does not decode to the signed bytes");
+        Signature signature = OerKeys.signature(sig);
+        var cert = new EtsiTs103097Certificate(VERSION_3, issuerId, tbs, signature);
+        byte[] encoded = Coer.encode(cert, Coer.Type.CERTIFICATE);
+        // OER concatenates a SEQUENCE's components: the certificate is a short header, the to-be-signed
+        // part and the signature. What a relying party hashes must be exactly what was signed.
+        byte[] signatureEncoded = Coer.encode(signature, Coer.Type.SIGNATURE);
+        int signatureStart = encoded.length - signatureEncoded.length;
+        int toBeSignedStart = signatureStart - tbsEncoded.length;
+        if (toBeSignedStart < 0
+                || !Arrays.equals(encoded, toBeSignedStart, signatureStart, tbsEncoded, 0, tbsEncoded.length)
+                || !Arrays.equals(encoded, signatureStart, encoded.length, signatureEncoded, 0, signatureEncoded.length)) {
+            throw new PkiException(ErrorCode.INTERNAL_ERROR, "the encoded certificate does not hold the signed to-be-signed bytes");
         }
+        EtsiCertificate issued = EtsiCertificate.issued(encoded, cert, tbsEncoded);
         if (issuer == null) {
             CertificateChecks.checkIssuedBy(issued, null, null);
         } else {

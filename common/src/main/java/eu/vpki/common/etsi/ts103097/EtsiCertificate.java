@@ -49,6 +49,11 @@ public final class EtsiCertificate {
     private final int crlSeries;
 
     private EtsiCertificate(byte[] encoded, EtsiTs103097Certificate oer) {
+        this(encoded, oer, null);
+    }
+
+    /** {@code toBeSignedEncoded}: the to-be-signed part's encoding when the caller has it, else null. */
+    private EtsiCertificate(byte[] encoded, EtsiTs103097Certificate oer, byte[] toBeSignedEncoded) {
         this.encoded = encoded;
         this.oer = oer;
         if (oer.getVersion().getValue().intValue() != 3) {
@@ -61,7 +66,7 @@ public final class EtsiCertificate {
             throw new PkiException(ErrorCode.INVALID_PROFILE, "explicit certificate without signature");
         }
         ToBeSignedCertificate tbs = oer.getToBeSigned();
-        this.toBeSignedEncoded = Coer.encode(tbs, Coer.Type.TO_BE_SIGNED_CERTIFICATE);
+        this.toBeSignedEncoded = toBeSignedEncoded != null ? toBeSignedEncoded : Coer.encode(tbs, Coer.Type.TO_BE_SIGNED_CERTIFICATE);
         this.signature = OerKeys.fromSignature(oer.getSignature());
 
         IssuerIdentifier issuer = oer.getIssuer();
@@ -126,6 +131,15 @@ public final class EtsiCertificate {
         } catch (RuntimeException e) {
             throw new PkiException(ErrorCode.MALFORMED_ENCODING, "certificate structure not understood: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A certificate this process has just encoded from {@code oer}, whose to-be-signed part is
+     * {@code toBeSignedEncoded} inside {@code encoded} ({@link CertificateIssuer} checks that):
+     * the profile checks run, the decoding does not.
+     */
+    static EtsiCertificate issued(byte[] encoded, EtsiTs103097Certificate oer, byte[] toBeSignedEncoded) {
+        return new EtsiCertificate(encoded, oer, toBeSignedEncoded);
     }
 
     /** The BouncyCastle structure; ETSI core internal (services never import BouncyCastle). */

@@ -29,8 +29,10 @@ class CertificateIssuerTest {
         CertificateChecks.checkIssuedBy(pki.root, null, NOW);
         CertificateChecks.checkIssuedBy(pki.ea, pki.root, NOW);
         CertificateChecks.checkIssuedBy(pki.aa, pki.root, NOW);
-        CertificateChecks.checkIssuedBy(ec, pki.ea, NOW);
-        CertificateChecks.checkIssuedBy(at, pki.aa, NOW);
+        // as a relying party sees them: decoded from their bytes, signature verified
+        CertificateChecks.checkIssuedBy(EtsiCertificate.decode(ec.encoded()), pki.ea, NOW);
+        CertificateChecks.checkIssuedBy(EtsiCertificate.decode(at.encoded()), pki.aa, NOW);
+        assertThat(EtsiCertificate.decode(at.encoded()).signatureVerifies(pki.aa)).isTrue();
         for (EtsiCertificate c : List.of(pki.root, pki.ea, pki.aa, ec, at)) {
             assertThat(c.canonical()).as("canonical %s", c).isTrue();
             assertThat(EtsiCertificate.decode(c.encoded())).isEqualTo(c);
