@@ -251,10 +251,6 @@ public final class EtsiCertificate {
         return appPermissions.stream().anyMatch(p -> p.psid() == psid);
     }
 
-    byte[] toBeSignedEncoded() {
-        return toBeSignedEncoded;
-    }
-
     /**
      * Whether the signature verifies with {@code issuer}'s key (or with this certificate's own key
      * when {@code issuer} is null and the certificate is self-signed).
