@@ -101,7 +101,7 @@ public class EaConfiguration {
             return new TrustListDirectory(new TrustListClient(dc.urls(), root, TrustListClient.Options.defaults()), clock,
                     dc.refreshInterval());
         }
-        return new CtlFileDirectory(ea.ctlFile(), root);
+        return new CtlFileDirectory(ea.ctlFile(), root, clock);
     }
 
     @Bean
