@@ -73,7 +73,8 @@ class EaOperatorHttpTest {
         Path ctl = Files.write(dir.resolve("ctl.oer"), TrustLists.signCtl(new RcaCtl(true, 1, TestPki.NOW.plus(Duration.ofDays(7)),
                 List.of(new CtlEntry.Ea(PKI.ea, "http://127.0.0.1/ea/enrolment", "http://127.0.0.1/ea/authorization-validation"),
                         new CtlEntry.Aa(PKI.aa, "http://127.0.0.1/aa/")), List.of()), TestPki.NOW, PKI.rootSigner(), PKI.root));
-        Path credentials = Files.write(dir.resolve("operators"), List.of("op-1:" + OperatorCredentials.hashOf("token-1")));
+        Path credentials = Files.write(dir.resolve("operators"), List.of("op-1:" + OperatorCredentials.hashOf("token-1"),
+                "op-2:" + OperatorCredentials.hashOf("token-2")));
         int opPort = TestReplicas.freePort();
         int eaPort = TestReplicas.freePort();
         String hosts = "127.0.0.1[" + opPort + "],127.0.0.1[" + eaPort + "]";
@@ -124,6 +125,10 @@ class EaOperatorHttpTest {
         assertThat(enrolled.statusCode()).isEqualTo(200);
         assertThat(enrolled.headers().firstValue("Content-Type")).contains("application/x-its-response");
         assertThat(station.readResponse(enrolled.body(), enrolment, PKI.ea).ok()).isTrue();
+        // the Operator's view of the station names the EC the EA just issued, once its replica applied it
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(new String(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-1").body()))
+                .contains("\"latestEc\":\"" + station.ec().hashedId8().toHex() + "\"").contains("\"latestEcStatus\":\"ACTIVE\""));
+        assertThat(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-2").statusCode()).as("another operator's station").isEqualTo(404);
 
         SimulatedAa aa = new SimulatedAa(PKI);
         OutgoingRequest validation = aa.forward(station.atRequest(PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)), true,
@@ -200,9 +205,16 @@ class EaOperatorHttpTest {
                 .map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
     }
 
+    private static HttpResponse<byte[]> get(String url, String token) {
+        return send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token).GET().build());
+    }
+
     private static HttpResponse<byte[]> post(String url, String contentType, byte[] body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", contentType)
-                .header("Authorization", "Bearer token-1").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        return send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", contentType)
+                .header("Authorization", "Bearer token-1").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    }
+
+    private static HttpResponse<byte[]> send(HttpRequest request) {
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {

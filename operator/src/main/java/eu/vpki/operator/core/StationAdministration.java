@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reading and changing single stations of the caller's own fleet. A station of another operator
@@ -35,8 +36,9 @@ public final class StationAdministration {
     /** One station; {@code version} (may be null) is a token the read must reflect. */
     public Inputs.StationView read(String operatorId, String canonicalId, String version) {
         rw.awaitVersion(version);
-        StationRecord s = own(operatorId, canonicalId);
-        return StationInputs.view(s, fleet.latestEc(canonicalId).orElse(null));
+        FleetState.StationAndLatestEc read = fleet.stationWithLatestEc(canonicalId);
+        StationRecord s = ownedBy(operatorId, canonicalId, read.station());
+        return StationInputs.view(s, read.latestEc().orElse(null));
     }
 
     /** The caller's fleet. */
@@ -74,7 +76,12 @@ public final class StationAdministration {
     }
 
     private StationRecord own(String operatorId, String canonicalId) {
-        return fleet.station(canonicalId).filter(s -> s.operatorId().equals(operatorId))
+        return ownedBy(operatorId, canonicalId, fleet.station(canonicalId));
+    }
+
+    /** Another operator's station is answered as if it did not exist: a fleet is private. */
+    private static StationRecord ownedBy(String operatorId, String canonicalId, Optional<StationRecord> station) {
+        return station.filter(s -> s.operatorId().equals(operatorId))
                 .orElseThrow(() -> new PkiException(ErrorCode.NOT_FOUND, "no station " + canonicalId + " in this operator's fleet"));
     }
 }
