@@ -133,7 +133,8 @@ public final class AaThroughputBenchmark {
         log("machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.version") + "; GC " + java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(java.lang.management.GarbageCollectorMXBean::getName).toList() + ", AA JVM options " + AA_JVM
-                + "; EA client " + EA_CLIENT + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
+                + "; EA client " + EA_CLIENT + "; crypto " + eu.vpki.common.etsi.crypto.CryptoBackend.description()
+                + " (AA processes inherit VPKI_CRYPTO_NATIVE, or take -Dvpki.crypto.native in bench.aa-jvm)" + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
         pki.startRcaAndDc();
         ea = pki.certifyEa("ea-bench", 1);
         pki.certifyAa(aaUri(aaPorts.get(0)));

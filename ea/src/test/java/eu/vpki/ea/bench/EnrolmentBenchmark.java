@@ -51,9 +51,9 @@ public final class EnrolmentBenchmark {
     public static void main(String[] args) throws Exception {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 6_000;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-        System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, GC %s%n", Runtime.getRuntime().availableProcessors(),
+        System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, GC %s%ncrypto: %s%n", Runtime.getRuntime().availableProcessors(),
                 requests, threads, APPLY_GROUPING, java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
-                        .map(java.lang.management.GarbageCollectorMXBean::getName).toList());
+                        .map(java.lang.management.GarbageCollectorMXBean::getName).toList(), eu.vpki.common.etsi.crypto.CryptoBackend.description());
         List<RedisFixture> redis = List.of(RedisFixture.start(), RedisFixture.start(), RedisFixture.start());
         try {
             // JIT warm-up on the EA's crypto path before anything is measured: C2 compiling

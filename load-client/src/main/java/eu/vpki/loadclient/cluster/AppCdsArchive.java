@@ -80,7 +80,11 @@ final class AppCdsArchive {
             if (Files.isRegularFile(archive)) {
                 return new Launch(extracted, List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
             }
-            return new Launch(extracted, record ? List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds=off") : List.of());
+            // the recording JVM runs its crypto in BouncyCastle only: JDK 17 crashes writing a dynamic
+            // archive once the native backend's classes (a signed jar, which CDS skips) made lambdas
+            return new Launch(extracted, record
+                    ? List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds=off", "-Dvpki.crypto.native=off")
+                    : List.of());
         } catch (IOException | RuntimeException e) {
             log.accept("class-data sharing not used for " + jar.getFileName() + ": " + e.getMessage());
             return new Launch(jar, List.of());

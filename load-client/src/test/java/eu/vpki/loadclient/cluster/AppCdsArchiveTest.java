@@ -33,6 +33,21 @@ class AppCdsArchiveTest {
     }
 
     @Test
+    void firstJvmOfABuild_recordsTheArchive_withTheNativeCryptoBackendOff(@TempDir Path target) throws Exception {
+        Path jar = Files.write(target.resolve("vpki-x-1.0.jar"), new byte[]{1, 2, 3});
+        Path dir = target.resolve("cds/vpki-x-1.0");
+        Files.createDirectories(dir.resolve("app"));
+        Files.writeString(dir.resolve("stamp"), Files.size(jar) + ":" + Files.getLastModifiedTime(jar).toMillis());
+
+        AppCdsArchive.Launch recording = AppCdsArchive.of(jar).prepare(true, line -> { });
+        AppCdsArchive.Launch other = AppCdsArchive.of(jar).prepare(false, line -> { });
+
+        // JDK 17 crashes writing a dynamic archive once AWS-LC's classes (a signed jar) made lambdas
+        assertThat(recording.jvmOptions()).contains("-XX:ArchiveClassesAtExit=" + dir.resolve("app.jsa"), "-Dvpki.crypto.native=off");
+        assertThat(other.jvmOptions()).isEmpty();
+    }
+
+    @Test
     void rebuiltJar_isNotCurrent_andAFailedExtractionFallsBackToThePlainJar(@TempDir Path target) throws Exception {
         Path jar = Files.write(target.resolve("vpki-x-1.0.jar"), new byte[]{1, 2, 3});
         Path dir = target.resolve("cds/vpki-x-1.0");

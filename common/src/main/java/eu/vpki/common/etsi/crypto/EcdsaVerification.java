@@ -4,7 +4,10 @@ import org.bouncycastle.crypto.signers.ECDSASigner;
 
 import java.math.BigInteger;
 
-/** ECDSA verification over a digest computed as IEEE 1609.2 specifies. Stateless and thread-safe. */
+/**
+ * ECDSA verification over a digest computed as IEEE 1609.2 specifies: in AWS-LC for nistP256 when
+ * {@link NativeP256} is on, else in BouncyCastle. Stateless and thread-safe.
+ */
 public final class EcdsaVerification {
     private EcdsaVerification() {
     }
@@ -15,6 +18,9 @@ public final class EcdsaVerification {
     public static boolean verify(EtsiPublicKey key, byte[] digest, EcdsaSignature signature) {
         if (signature.curve() != key.curve() || digest.length != key.curve().hash().length()) {
             return false;
+        }
+        if (NativeP256.handles(key.curve())) {
+            return NativeP256.verify(key.nativeKey(), digest, signature.r(), signature.s());
         }
         ECDSASigner verifier = new ECDSASigner();
         verifier.init(false, key.parameters());

@@ -102,10 +102,24 @@ public final class Ecies {
 
     /**
      * K1 || K2 from the ECDH shared secret of our private key and their public key (decryption:
-     * their key is the sender's ephemeral key, seen once). BouncyCastle multiplies with its
-     * constant-time multiplier, as our long-term private key requires.
+     * their key is the sender's ephemeral key, seen once). AWS-LC (nistP256, when {@link NativeP256}
+     * is on) and BouncyCastle's multiplier both run in constant time, as our long-term private key
+     * requires.
      */
     private static byte[] derive(EtsiKeyPair ours, EtsiPublicKey theirs, byte[] p1) {
+        if (NativeP256.handles(ours.curve())) {
+            byte[] z;
+            try {
+                z = NativeP256.agree(ours.nativePrivateKey(), theirs.nativeKey());
+            } catch (java.security.GeneralSecurityException | RuntimeException e) {
+                throw new PkiException(ErrorCode.DECRYPTION_FAILED, "ECDH key agreement failed: " + e.getMessage(), e);
+            }
+            try {
+                return kdf2(z, p1, KEY_BYTES + MAC_KEY_BYTES);
+            } finally {
+                Arrays.fill(z, (byte) 0);
+            }
+        }
         BigInteger z;
         try {
             ECDHBasicAgreement agreement = new ECDHBasicAgreement();

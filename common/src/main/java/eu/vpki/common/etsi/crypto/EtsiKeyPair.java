@@ -16,6 +16,8 @@ import java.security.SecureRandom;
 public final class EtsiKeyPair {
     private final EtsiPublicKey publicKey;
     private final ECPrivateKeyParameters privateKey;
+    /** The private key in AWS-LC, made on first native use and kept. */
+    private volatile java.security.PrivateKey nativePrivateKey;
 
     private EtsiKeyPair(EtsiPublicKey publicKey, ECPrivateKeyParameters privateKey) {
         this.publicKey = publicKey;
@@ -56,5 +58,15 @@ public final class EtsiKeyPair {
 
     ECPrivateKeyParameters privateParameters() {
         return privateKey;
+    }
+
+    /** Only for a curve that {@link NativeP256#handles} handles. */
+    java.security.PrivateKey nativePrivateKey() {
+        java.security.PrivateKey k = nativePrivateKey;
+        if (k == null) {
+            k = NativeP256.privateKey(privateKey.getD());
+            nativePrivateKey = k;
+        }
+        return k;
     }
 }

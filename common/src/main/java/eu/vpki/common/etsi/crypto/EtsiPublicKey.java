@@ -16,6 +16,8 @@ public final class EtsiPublicKey {
     private final EtsiCurve curve;
     private final ECPublicKeyParameters parameters;
     private final byte[] compressed;
+    /** The same key in AWS-LC, made on first native use and kept: CA keys are used again and again. */
+    private volatile java.security.PublicKey nativeKey;
 
     EtsiPublicKey(EtsiCurve curve, ECPoint point) {
         this.curve = curve;
@@ -72,6 +74,16 @@ public final class EtsiPublicKey {
 
     ECPublicKeyParameters parameters() {
         return parameters;
+    }
+
+    /** Only for a curve that {@link NativeP256#handles} handles. */
+    java.security.PublicKey nativeKey() {
+        java.security.PublicKey k = nativeKey;
+        if (k == null) {
+            k = NativeP256.publicKey(parameters.getQ());
+            nativeKey = k;
+        }
+        return k;
     }
 
     @Override
