@@ -17,11 +17,8 @@ class AppCdsArchiveTest {
 
     @Test
     void recordedArchiveOfTheSameBuild_isMappedFromTheExtractedJar(@TempDir Path target) throws Exception {
-        Path jar = Files.write(target.resolve("vpki-x-1.0.jar"), new byte[]{1, 2, 3});
+        Path jar = extractedBuild(target, true);
         Path dir = target.resolve("cds/vpki-x-1.0");
-        Files.createDirectories(dir.resolve("app"));
-        Files.writeString(dir.resolve("stamp"), Files.size(jar) + ":" + Files.getLastModifiedTime(jar).toMillis());
-        Files.write(dir.resolve("app.jsa"), new byte[]{0});
 
         AppCdsArchive archive = AppCdsArchive.of(jar);
         AppCdsArchive.Launch launch = archive.prepare(true, line -> { });
@@ -34,10 +31,8 @@ class AppCdsArchiveTest {
 
     @Test
     void firstJvmOfABuild_recordsTheArchive_withTheNativeCryptoBackendOff(@TempDir Path target) throws Exception {
-        Path jar = Files.write(target.resolve("vpki-x-1.0.jar"), new byte[]{1, 2, 3});
+        Path jar = extractedBuild(target, false);
         Path dir = target.resolve("cds/vpki-x-1.0");
-        Files.createDirectories(dir.resolve("app"));
-        Files.writeString(dir.resolve("stamp"), Files.size(jar) + ":" + Files.getLastModifiedTime(jar).toMillis());
 
         AppCdsArchive.Launch recording = AppCdsArchive.of(jar).prepare(true, line -> { });
         AppCdsArchive.Launch other = AppCdsArchive.of(jar).prepare(false, line -> { });
@@ -49,11 +44,8 @@ class AppCdsArchiveTest {
 
     @Test
     void rebuiltJar_isNotCurrent_andAFailedExtractionFallsBackToThePlainJar(@TempDir Path target) throws Exception {
-        Path jar = Files.write(target.resolve("vpki-x-1.0.jar"), new byte[]{1, 2, 3});
+        Path jar = extractedBuild(target, true);
         Path dir = target.resolve("cds/vpki-x-1.0");
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve("stamp"), Files.size(jar) + ":" + Files.getLastModifiedTime(jar).toMillis());
-        Files.write(dir.resolve("app.jsa"), new byte[]{0});
         Files.setLastModifiedTime(jar, FileTime.from(Instant.now().plusSeconds(60))); // "rebuilt"
 
         AppCdsArchive archive = AppCdsArchive.of(jar);
@@ -65,5 +57,17 @@ class AppCdsArchiveTest {
         assertThat(launch.jvmOptions()).isEmpty();
         assertThat(log).singleElement().asString().startsWith("class-data sharing not used for vpki-x-1.0.jar");
         assertThat(dir.resolve("app.jsa")).as("the old build's archive is gone").doesNotExist();
+    }
+
+    /** A jar "vpki-x-1.0.jar" in {@code target}, already extracted for its current build, with a recorded archive or not. */
+    private static Path extractedBuild(Path target, boolean withArchive) throws java.io.IOException {
+        Path jar = Files.write(target.resolve("vpki-x-1.0.jar"), new byte[]{1, 2, 3});
+        Path dir = target.resolve("cds/vpki-x-1.0");
+        Files.createDirectories(dir.resolve("app"));
+        Files.writeString(dir.resolve("stamp"), Files.size(jar) + ":" + Files.getLastModifiedTime(jar).toMillis());
+        if (withArchive) {
+            Files.write(dir.resolve("app.jsa"), new byte[]{0});
+        }
+        return jar;
     }
 }
