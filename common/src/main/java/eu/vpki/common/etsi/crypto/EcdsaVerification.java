@@ -20,7 +20,11 @@ public final class EcdsaVerification {
             return false;
         }
         if (NativeP256.handles(key.curve())) {
-            return NativeP256.verify(key.nativeKey(), digest, signature.r(), signature.s());
+            try {
+                return NativeP256.verify(key.nativeKey(), digest, signature.r(), signature.s());
+            } catch (IllegalStateException e) { // AWS-LC refused a key BouncyCastle accepted: not a valid signature for us
+                return false;
+            }
         }
         ECDSASigner verifier = new ECDSASigner();
         verifier.init(false, key.parameters());
