@@ -3,8 +3,10 @@ package eu.vpki.common.etsi.crypto;
 import org.bouncycastle.crypto.params.ECDomainParameters;
 import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
 import org.bouncycastle.crypto.params.ECPublicKeyParameters;
+import org.bouncycastle.crypto.params.ParametersWithRandom;
 import org.bouncycastle.crypto.signers.ECDSASigner;
 import org.bouncycastle.math.ec.ECPoint;
+import org.bouncycastle.util.BigIntegers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,54 +75,27 @@ final class NativeP256 {
 
     /** A JCA public key of ACCP for a nistP256 point (affine, on the curve: BouncyCastle checked it). */
     static PublicKey publicKey(ECPoint normalized) {
-        try {
-            java.security.spec.ECPoint w = new java.security.spec.ECPoint(
-                    normalized.getAffineXCoord().toBigInteger(), normalized.getAffineYCoord().toBigInteger());
-            return BACKEND.keyFactory().generatePublic(new ECPublicKeySpec(w, BACKEND.parameters));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AWS-LC refused a nistP256 point BouncyCastle accepted", e);
-        }
+        return BACKEND.publicKey(normalized);
     }
 
     /** A JCA private key of ACCP for a nistP256 scalar. */
     static PrivateKey privateKey(BigInteger d) {
-        try {
-            return BACKEND.keyFactory().generatePrivate(new ECPrivateKeySpec(d, BACKEND.parameters));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AWS-LC refused a nistP256 private scalar", e);
-        }
+        return BACKEND.privateKey(d);
     }
 
     /** ECDSA over a 32-byte digest (no further hashing); r and s 32 bytes each. */
     static byte[][] sign(PrivateKey key, byte[] digest) {
-        try {
-            Signature signature = BACKEND.signatures.get();
-            signature.initSign(key);
-            signature.update(digest);
-            return decodeDer(signature.sign(), EtsiCurve.NIST_P256.fieldBytes());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AWS-LC could not sign", e);
-        }
+        return BACKEND.sign(key, digest);
     }
 
     /** ECDSA verification over a 32-byte digest; false for any malformed or out-of-range value. */
     static boolean verify(PublicKey key, byte[] digest, byte[] r, byte[] s) {
-        try {
-            Signature signature = BACKEND.signatures.get();
-            signature.initVerify(key);
-            signature.update(digest);
-            return signature.verify(encodeDer(r, s));
-        } catch (GeneralSecurityException | RuntimeException e) {
-            return false;
-        }
+        return BACKEND.verify(key, digest, r, s);
     }
 
     /** The x coordinate of ours·theirs (ECSVDP-DH), 32 bytes. */
     static byte[] agree(PrivateKey ours, PublicKey theirs) throws GeneralSecurityException {
-        KeyAgreement agreement = BACKEND.agreements.get();
-        agreement.init(ours);
-        agreement.doPhase(theirs, true);
-        return agreement.generateSecret();
+        return BACKEND.agree(ours, theirs);
     }
 
     /** DER {@code SEQUENCE { INTEGER r, INTEGER s }} from unsigned big-endian r and s, as the JCA signs and verifies. */
@@ -191,24 +166,65 @@ final class NativeP256 {
     private static final class Backend {
         final boolean available;
         final String description;
-        final Provider provider;
-        final ECParameterSpec parameters;
-        final ThreadLocal<Signature> signatures;
-        final ThreadLocal<KeyAgreement> agreements;
-        final ThreadLocal<KeyFactory> keyFactories;
+        private final ECParameterSpec parameters;
+        private final ThreadLocal<Signature> signatures;
+        private final ThreadLocal<KeyAgreement> agreements;
+        private final ThreadLocal<KeyFactory> keyFactories;
 
         private Backend(boolean available, String description, Provider provider, ECParameterSpec parameters) {
             this.available = available;
             this.description = description;
-            this.provider = provider;
             this.parameters = parameters;
             this.signatures = ThreadLocal.withInitial(() -> instance(() -> Signature.getInstance("NONEwithECDSA", provider)));
             this.agreements = ThreadLocal.withInitial(() -> instance(() -> KeyAgreement.getInstance("ECDH", provider)));
             this.keyFactories = ThreadLocal.withInitial(() -> instance(() -> KeyFactory.getInstance("EC", provider)));
         }
 
-        KeyFactory keyFactory() {
-            return keyFactories.get();
+        PublicKey publicKey(ECPoint normalized) {
+            try {
+                java.security.spec.ECPoint w = new java.security.spec.ECPoint(
+                        normalized.getAffineXCoord().toBigInteger(), normalized.getAffineYCoord().toBigInteger());
+                return keyFactories.get().generatePublic(new ECPublicKeySpec(w, parameters));
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("AWS-LC refused a nistP256 point BouncyCastle accepted", e);
+            }
+        }
+
+        PrivateKey privateKey(BigInteger d) {
+            try {
+                return keyFactories.get().generatePrivate(new ECPrivateKeySpec(d, parameters));
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("AWS-LC refused a nistP256 private scalar", e);
+            }
+        }
+
+        byte[][] sign(PrivateKey key, byte[] digest) {
+            try {
+                Signature signature = signatures.get();
+                signature.initSign(key);
+                signature.update(digest);
+                return decodeDer(signature.sign(), EtsiCurve.NIST_P256.fieldBytes());
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("AWS-LC could not sign", e);
+            }
+        }
+
+        boolean verify(PublicKey key, byte[] digest, byte[] r, byte[] s) {
+            try {
+                Signature signature = signatures.get();
+                signature.initVerify(key);
+                signature.update(digest);
+                return signature.verify(encodeDer(r, s));
+            } catch (GeneralSecurityException | RuntimeException e) {
+                return false;
+            }
+        }
+
+        byte[] agree(PrivateKey ours, PublicKey theirs) throws GeneralSecurityException {
+            KeyAgreement agreement = agreements.get();
+            agreement.init(ours);
+            agreement.doPhase(theirs, true);
+            return agreement.generateSecret();
         }
 
         static Backend load(String setting) {
@@ -246,7 +262,7 @@ final class NativeP256 {
             }
         }
 
-        /** Each backend verifies the other's signature, and both compute the same ECDH value. */
+        /** Each backend verifies the other's signature, and both compute the same ECDH value, through the code the services use. */
         private static Optional<String> selfTest(Backend candidate) throws GeneralSecurityException {
             ECDomainParameters domain = EtsiCurve.NIST_P256.domain();
             SecureRandom random = new SecureRandom();
@@ -256,44 +272,28 @@ final class NativeP256 {
             ECPoint q2 = domain.getG().multiply(d2).normalize();
             byte[] digest = new byte[32];
             random.nextBytes(digest);
-            KeyFactory kf = KeyFactory.getInstance("EC", candidate.provider);
-            PrivateKey p1 = kf.generatePrivate(new ECPrivateKeySpec(d1, candidate.parameters));
-            PublicKey n1 = kf.generatePublic(new ECPublicKeySpec(new java.security.spec.ECPoint(
-                    q1.getAffineXCoord().toBigInteger(), q1.getAffineYCoord().toBigInteger()), candidate.parameters));
-            PublicKey n2 = kf.generatePublic(new ECPublicKeySpec(new java.security.spec.ECPoint(
-                    q2.getAffineXCoord().toBigInteger(), q2.getAffineYCoord().toBigInteger()), candidate.parameters));
+            PrivateKey p1 = candidate.privateKey(d1);
+            PublicKey n1 = candidate.publicKey(q1);
 
-            Signature nativeSigner = Signature.getInstance("NONEwithECDSA", candidate.provider);
-            nativeSigner.initSign(p1);
-            nativeSigner.update(digest);
-            byte[][] rs = decodeDer(nativeSigner.sign(), 32);
+            byte[][] rs = candidate.sign(p1, digest);
             ECDSASigner bc = new ECDSASigner();
             bc.init(false, new ECPublicKeyParameters(q1, domain));
             if (!bc.verifySignature(digest, new BigInteger(1, rs[0]), new BigInteger(1, rs[1]))) {
                 return Optional.of("BouncyCastle does not verify an AWS-LC signature");
             }
-            bc.init(true, new org.bouncycastle.crypto.params.ParametersWithRandom(new ECPrivateKeyParameters(d1, domain), random));
+            bc.init(true, new ParametersWithRandom(new ECPrivateKeyParameters(d1, domain), random));
             BigInteger[] bcSig = bc.generateSignature(digest);
-            byte[] r = org.bouncycastle.util.BigIntegers.asUnsignedByteArray(32, bcSig[0]);
-            byte[] s = org.bouncycastle.util.BigIntegers.asUnsignedByteArray(32, bcSig[1]);
-            Signature nativeVerifier = Signature.getInstance("NONEwithECDSA", candidate.provider);
-            nativeVerifier.initVerify(n1);
-            nativeVerifier.update(digest);
-            if (!nativeVerifier.verify(encodeDer(r, s))) {
+            byte[] r = BigIntegers.asUnsignedByteArray(32, bcSig[0]);
+            byte[] s = BigIntegers.asUnsignedByteArray(32, bcSig[1]);
+            if (!candidate.verify(n1, digest, r, s)) {
                 return Optional.of("AWS-LC does not verify a BouncyCastle signature");
             }
             digest[0] ^= 1;
-            nativeVerifier.initVerify(n1);
-            nativeVerifier.update(digest);
-            if (nativeVerifier.verify(encodeDer(r, s))) {
+            if (candidate.verify(n1, digest, r, s)) {
                 return Optional.of("AWS-LC verifies a signature over another digest");
             }
-            KeyAgreement agreement = KeyAgreement.getInstance("ECDH", candidate.provider);
-            agreement.init(p1);
-            agreement.doPhase(n2, true);
-            byte[] nativeZ = agreement.generateSecret();
-            byte[] bcZ = org.bouncycastle.util.BigIntegers.asUnsignedByteArray(32,
-                    q2.multiply(d1).normalize().getAffineXCoord().toBigInteger());
+            byte[] nativeZ = candidate.agree(p1, candidate.publicKey(q2));
+            byte[] bcZ = BigIntegers.asUnsignedByteArray(32, q2.multiply(d1).normalize().getAffineXCoord().toBigInteger());
             if (!Arrays.equals(nativeZ, bcZ)) {
                 return Optional.of("ECDH values differ");
             }
