@@ -97,7 +97,8 @@ class EaOperatorHttpTest {
                 "vpki.ea.ctl-file", ctl.toString())));
         operatorUrl = "http://127.0.0.1:" + operator.getEnvironment().getProperty("local.server.port");
         eaUrl = "http://127.0.0.1:" + ea.getEnvironment().getProperty("local.server.port");
-        await().atMost(Duration.ofSeconds(30)).until(() -> ea.getBean(Replica.class).viewSize() == 2);
+        await().atMost(Duration.ofSeconds(30)).until(() -> ea.getBean(Replica.class).status().serving()
+                && operator.getBean(Replica.class).status().serving());
     }
 
     @AfterAll

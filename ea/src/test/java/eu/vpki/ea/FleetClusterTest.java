@@ -274,7 +274,7 @@ class FleetClusterTest {
     }
 
     private static void awaitView(int size, ClusterMember... of) {
-        await().atMost(CONVERGENCE).until(() -> Stream.of(of).allMatch(m -> m.replica.viewSize() == size));
+        await().atMost(CONVERGENCE).until(() -> Stream.of(of).allMatch(m -> m.replica.viewSize() == size && m.replica.status().serving()));
     }
 
     private static void awaitDone(List<Future<?>> futures) {

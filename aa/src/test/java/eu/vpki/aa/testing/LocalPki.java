@@ -9,6 +9,7 @@ import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.ts102941.RcaCtl;
 import eu.vpki.common.etsi.ts102941.TrustLists;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.dc.DcApplication;
 import eu.vpki.ea.EaApplication;
@@ -192,7 +193,7 @@ public final class LocalPki implements AutoCloseable {
         String cluster = "aa-e2e-" + ea.name + "-" + jgroups.get(0);
         int members = jgroups.size();
         RedisFixture operatorRedis = redis(ea);
-        run(OperatorApplication.class, "vpki-operator-" + ea.name, ea.operatorPort,
+        ConfigurableApplicationContext operator = run(OperatorApplication.class, "vpki-operator-" + ea.name, ea.operatorPort,
                 replication(cluster, "operator", jgroups.get(0), hosts, members, propagation, operatorRedis),
                 "--vpki.operator.credentials-file=" + dir.resolve("operators"));
         for (int i = 0; i < ea.replicaPorts.size(); i++) {
@@ -203,6 +204,10 @@ public final class LocalPki implements AutoCloseable {
                     "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"),
                     "--vpki.keystore.path=" + ea.keystore, "--vpki.keystore.password-file=" + dir.resolve("keystore-password")));
         }
+        List<ConfigurableApplicationContext> group = new ArrayList<>(ea.replicas);
+        group.add(operator);
+        await().atMost(Duration.ofSeconds(60)).until(() -> group.stream()
+                .allMatch(context -> context.getBean(Replica.class).status().serving()));
     }
 
     private RedisFixture redis(Ea ea) {

@@ -114,7 +114,8 @@ public enum ErrorCode {
             Enrolment.BADITSSTATUS, Authorization.DENIEDPERMISSIONS, Validation.DENIEDPERMISSIONS),
     VERSION_NOT_YET_APPLIED(702, "this replica has not applied the presented version yet",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
-    REPLICATION_UNAVAILABLE(703, "the write could not be replicated (no majority or outcome unknown)",
+    REPLICATION_UNAVAILABLE(703, "the write could not be replicated (no majority or outcome unknown), "
+            + "or this replica is out of service (minority, catching up, failed)",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST);
 
     private final int code;

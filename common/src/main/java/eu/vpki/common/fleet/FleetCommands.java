@@ -11,6 +11,10 @@ import java.util.Optional;
  * The replicated commands that change the fleet state, as lists of {@link Operation}s whose
  * versions the caller fixed (with a {@link VersionClock}) before submitting. Every operation is a
  * {@code PutIfNewer} or a {@code SetAdd}: under FIFO delivery any interleaving converges.
+ *
+ * <p>Final states are written as terminal puts: a REVOKED station and a SUPERSEDED EC. Whatever
+ * write races with them (a permission change or a suspension made on another replica from the record
+ * as it was, even with a higher version), every replica keeps the final state.
  */
 public final class FleetCommands {
     private FleetCommands() {
@@ -29,9 +33,10 @@ public final class FleetCommands {
         return ops;
     }
 
-    /** A changed station (permissions or status), with a version above the one read. */
+    /** A changed station (permissions or status), with a version above the one read; REVOKED is terminal. */
     public static List<Operation> update(StationRecord station) {
-        return List.of(new Operation.PutIfNewer(FleetKeys.station(station.canonicalId()), station.version(), station.fields()));
+        return List.of(new Operation.PutIfNewer(FleetKeys.station(station.canonicalId()), station.version(), station.fields(),
+                station.status() == StationStatus.REVOKED));
     }
 
     /**
@@ -43,7 +48,8 @@ public final class FleetCommands {
         ops.add(new Operation.PutIfNewer(FleetKeys.ec(issued.id()), issued.version(), issued.fields()));
         ops.add(new Operation.PutIfNewer(FleetKeys.stationEc(issued.stationId()), issued.version(),
                 Map.of("ec", issued.id().toHex())));
-        superseded.ifPresent(old -> ops.add(new Operation.PutIfNewer(FleetKeys.ec(old.id()), old.version(), old.fields())));
+        superseded.ifPresent(old -> ops.add(new Operation.PutIfNewer(FleetKeys.ec(old.id()), old.version(), old.fields(),
+                old.status() == EcRecord.Status.SUPERSEDED)));
         return ops;
     }
 }

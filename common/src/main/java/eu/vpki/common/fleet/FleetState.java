@@ -1,7 +1,10 @@
 package eu.vpki.common.fleet;
 
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.replication.RecordReader;
+import eu.vpki.common.replication.ReplicaStatus;
 import eu.vpki.common.replication.StoredRecord;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
@@ -11,25 +14,46 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * Reads the fleet state from this replica's own Redis. What it returns is what this replica has
  * applied; for read-your-writes, wait for the writer's token first ({@code Replica.awaitApplied}).
+ *
+ * <p>Fails closed: every read first checks that the replica serves ({@link ReplicaStatus#serving()}:
+ * in a majority, caught up, no gap, its Redis working) and otherwise refuses with
+ * {@link ErrorCode#REPLICATION_UNAVAILABLE}, so a replica cut off in a minority, catching up after a
+ * restart, or whose Redis failed never validates or enrols from a stale or partial state.
  */
 public final class FleetState {
     private final JedisPool redis;
     private final RecordReader reader;
     private final RecordDecoding decoding;
+    private final Supplier<ReplicaStatus> replica;
 
-    /** Reads with {@link RecordDecoding#DEFAULT_ENTRIES} decoded certificates and keys kept. */
-    public FleetState(JedisPool redis) {
-        this(redis, new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES));
+    /**
+     * Reads with {@link RecordDecoding#DEFAULT_ENTRIES} decoded certificates and keys kept.
+     *
+     * @param replica the status of the replica whose Redis this is ({@code replica::status})
+     */
+    public FleetState(JedisPool redis, Supplier<ReplicaStatus> replica) {
+        this(redis, new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES), replica);
     }
 
-    public FleetState(JedisPool redis, RecordDecoding decoding) {
+    public FleetState(JedisPool redis, RecordDecoding decoding, Supplier<ReplicaStatus> replica) {
         this.redis = redis;
         this.reader = new RecordReader(redis);
         this.decoding = decoding;
+        this.replica = replica;
+    }
+
+    /** Refuses unless the replica serves: nothing is read from a state that may be stale or partial. */
+    private void requireServing() {
+        ReplicaStatus status = replica.get();
+        if (!status.serving()) {
+            throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE,
+                    "replica " + status.replicaId() + " is " + status.state() + ": " + status.detail());
+        }
     }
 
     /** A station and its latest EC, as read together. */
@@ -45,6 +69,7 @@ public final class FleetState {
      * Operator's station view need); the EC is empty if the station never enrolled.
      */
     public StationAndLatestEc stationWithLatestEc(String canonicalId) {
+        requireServing();
         List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.station(canonicalId), FleetKeys.stationEc(canonicalId)),
                 List.of(new RecordReader.Reference(1, "ec", FleetKeys.EC)));
         return new StationAndLatestEc(read.get(0).map(r -> StationRecord.from(r, decoding)),
@@ -56,6 +81,7 @@ public final class FleetState {
      * authorization validation need); the station is empty if the EC is unknown.
      */
     public EcAndStation ecWithStation(HashedId8 ec) {
+        requireServing();
         List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.ec(ec)),
                 List.of(new RecordReader.Reference(0, "station", FleetKeys.STATION)));
         return new EcAndStation(read.get(0).map(r -> EcRecord.from(r, decoding)),
@@ -80,12 +106,14 @@ public final class FleetState {
 
     /** Canonical ids of an operator's fleet, sorted. */
     public Set<String> fleet(String operatorId) {
+        requireServing();
         try (Jedis jedis = redis.getResource()) {
             return new TreeSet<>(jedis.smembers(FleetKeys.operator(operatorId)));
         }
     }
 
     private Optional<StoredRecord> record(String key) {
+        requireServing();
         Map<String, String> hash;
         try (Jedis jedis = redis.getResource()) {
             hash = jedis.hgetAll(key);

@@ -61,6 +61,11 @@ final class AppliedWatermarks {
         released.forEach(future -> future.complete(null));
     }
 
+    /** Every origin's highest applied sequence number, as of now. */
+    Map<String, Long> snapshot() {
+        return Map.copyOf(applied);
+    }
+
     /** Raises every origin to at least the given table (after a state transfer). */
     void advanceAll(Map<String, Long> table) {
         table.forEach(this::advance);

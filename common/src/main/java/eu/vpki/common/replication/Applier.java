@@ -7,52 +7,69 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The one thread per replica that applies commands to Redis in delivery order. JGroups threads only
- * enqueue (they never wait on Redis or on other members); a SYNC request is answered from this thread
- * once its command is applied. State snapshots and restores run while this thread is parked at a
- * well-defined point of the delivery stream ({@link #whilePaused}).
+ * The one thread per replica that applies commands to Redis, each origin's in sequence order with no
+ * gap. JGroups threads only enqueue (they never wait on Redis or on other members); a SYNC request is
+ * answered from this thread once its command is applied. State snapshots and restores run while this
+ * thread is parked at a well-defined point of the delivery stream ({@link #whilePaused}).
  *
- * <p>With a grouping time (ASYNC propagation only), commands of other origins that find the queue
- * otherwise empty wait up to that long for more, so that one Redis round trip applies several: on
- * this path a round trip costs the Redis server more than the commands it carries. A command of this
- * replica's own, whose client is waiting for it, ends the wait at once, as does a pause or a
- * redelivery. Nobody waits for another origin's command in ASYNC, so holding it only adds to this
- * replica's lag, by at most the grouping time.
+ * <p><b>Hold-back.</b> A command whose origin's previous command is not applied here is held, not
+ * applied past: that would hide the missing ones for good. Its SYNC request is answered at once with
+ * "not applied" (the origin does not wait for a member that is catching up), and the gap is published
+ * ({@link #gaps()}) for the anti-entropy, which fetches the missing commands from a peer's log and
+ * hands them in with {@link #recover}; held commands follow as soon as the gap closes. Commands from
+ * JGroups and from peers' logs meet here, so duplicates are expected and skipped.
+ *
+ * <p><b>Grouping.</b> With a grouping time (ASYNC propagation only), commands of other origins that
+ * find the queue otherwise empty wait up to that long for more, so that one Redis round trip applies
+ * several: on this path a round trip costs the Redis server more than the commands it carries. A
+ * command of this replica's own, whose client is waiting for it, ends the wait at once, as does a
+ * pause or a recovery. Nobody waits for another origin's command in ASYNC, so holding it only adds
+ * to this replica's lag, by at most the grouping time.
  */
 final class Applier {
 
     private static final Logger log = LoggerFactory.getLogger(Applier.class);
     private static final int MAX_BATCH = 256;
 
-    /** Something for the applier: a delivered command, or a request to pause. */
+    /** Something for the applier: a delivered command, commands from a peer's log, or a request to pause. */
     private sealed interface Item {
     }
 
-    private record Delivered(Command command, Response response) implements Item {
+    private record Delivered(Command command, Response response, long deliveredNanos) implements Item {
     }
 
-    private record Pause(CompletableFuture<Void> paused, CountDownLatch resume) implements Item {
+    /** Commands fetched from a peer's log, of any origins, each origin's ascending. */
+    private record Recovered(List<Command> commands) implements Item {
     }
 
-    /** One origin's commands sent again by a survivor after that origin left, ascending by seq. */
-    private record Redelivered(List<Command> commands) implements Item {
+    /** Parks the applier; with {@code reload}, it re-reads the applied table from Redis on resuming. */
+    private record Pause(CompletableFuture<Void> paused, CountDownLatch resume, boolean reload) implements Item {
     }
 
     /** Work to run while the applier is paused. */
     @FunctionalInterface
     interface PausedAction {
         void run() throws Exception;
+    }
+
+    /** An origin's commands {@code from..heldFrom-1} are missing here, and {@code held} later ones wait for them. */
+    record Gap(String origin, long from, long heldFrom, int held, long oldestNanos) {
     }
 
     private final BlockingQueue<Item> queue = new LinkedBlockingQueue<>();
@@ -64,23 +81,34 @@ final class Applier {
     private final String localOrigin;
     private final long groupingNanos;
     private final Thread thread;
+    /** Applier thread only: per origin, the next sequence number to apply (everything below is applied or batched). */
+    private final Map<String, Long> next = new HashMap<>();
+    /** Applier thread only: per origin, commands waiting for an earlier one. */
+    private final Map<String, TreeMap<Long, Delivered>> held = new HashMap<>();
+    /** Published by the applier thread after each round: the current gaps. */
+    private volatile Map<String, Gap> gaps = Map.of();
+    /** Per origin, the highest sequence number delivered here by JGroups (written by JGroups threads). */
+    private final Map<String, Long> received = new ConcurrentHashMap<>();
+    private final AtomicLong delivered = new AtomicLong();
+    private volatile long processed;
+    private volatile long busySinceNanos;
     private volatile boolean started;
     private volatile RuntimeException failure;
 
     /**
-     * @param replicaId the origin of this replica's own commands
-     * @param grouping  how long other origins' commands may wait to be applied together; zero applies at once
+     * @param localOrigin the origin of this replica's own commands (its current incarnation)
+     * @param grouping    how long other origins' commands may wait to be applied together; zero applies at once
      */
-    Applier(String replicaId, Duration grouping, RedisStateMachine stateMachine, AppliedWatermarks watermarks,
+    Applier(String localOrigin, Duration grouping, RedisStateMachine stateMachine, AppliedWatermarks watermarks,
             ReplicationMetrics metrics, Clock clock, Consumer<RuntimeException> onFailure) {
-        this.localOrigin = replicaId;
+        this.localOrigin = localOrigin;
         this.groupingNanos = grouping.toNanos();
         this.stateMachine = stateMachine;
         this.watermarks = watermarks;
         this.metrics = metrics;
         this.clock = clock;
         this.onFailure = onFailure;
-        this.thread = new Thread(this::run, "vpki-apply-" + replicaId);
+        this.thread = new Thread(this::run, "vpki-apply-" + localOrigin);
         this.thread.setDaemon(true);
     }
 
@@ -88,25 +116,61 @@ final class Applier {
     void deliver(Command command, Response response) {
         RuntimeException failed = failure;
         if (failed != null) {
-            answer(new Delivered(command, response), failed);
+            answer(response, command.id(), failed);
             return;
         }
-        queue.add(new Delivered(command, response));
+        received.merge(command.id().origin(), command.id().seq(), Math::max);
+        delivered.incrementAndGet();
+        queue.add(new Delivered(command, response, System.nanoTime()));
     }
 
-    /**
-     * Called from JGroups delivery threads with a departed origin's last commands as another
-     * survivor holds them; those this replica has not applied are applied in order, after everything
-     * delivered before. Never blocks.
-     */
-    void redeliver(List<Command> commands) {
+    /** Commands a peer's log holds and this replica may lack; applied in order, the rest skipped. Never blocks. */
+    void recover(List<Command> commands) {
         if (!commands.isEmpty() && failure == null) {
-            queue.add(new Redelivered(List.copyOf(commands)));
+            queue.add(new Recovered(List.copyOf(commands)));
         }
     }
 
     int queued() {
         return queue.size();
+    }
+
+    /** The highest sequence number of {@code origin} that JGroups delivered here (not necessarily applied). */
+    long received(String origin) {
+        return received.getOrDefault(origin, 0L);
+    }
+
+    /** The gaps as of the applier's last round: origin to what is missing and what waits for it. */
+    Map<String, Gap> gaps() {
+        return gaps;
+    }
+
+    /** Commands JGroups delivered here so far; with {@link #processed()}, tells whether all of them were handled. */
+    long deliveredCount() {
+        return delivered.get();
+    }
+
+    /** Delivered commands applied, skipped or held so far (counted once their round's batch is applied). */
+    long processed() {
+        return processed;
+    }
+
+    /**
+     * Since when the oldest command delivered here and not yet applied has waited (the queue's head,
+     * the batch being applied, or the oldest held one); 0 when none waits.
+     */
+    long oldestWaitingNanos() {
+        long oldest = busySinceNanos;
+        Item head = queue.peek();
+        if (head instanceof Delivered delivered && (oldest == 0 || delivered.deliveredNanos() < oldest)) {
+            oldest = delivered.deliveredNanos();
+        }
+        for (Gap gap : gaps.values()) {
+            if (oldest == 0 || gap.oldestNanos() < oldest) {
+                oldest = gap.oldestNanos();
+            }
+        }
+        return oldest;
     }
 
     void start() {
@@ -119,15 +183,17 @@ final class Applier {
     }
 
     /**
-     * Runs {@code action} after every command delivered before this call has been applied, with no
-     * command applied while it runs. Before {@link #start()} nothing is applied anyway, so it runs at once.
+     * Runs {@code action} after every command delivered before this call has been applied (or held),
+     * with no command applied while it runs. Before {@link #start()} nothing is applied anyway, so it
+     * runs at once. With {@code reload} (the action replaced the state), the applier then re-reads what
+     * is applied from Redis and applies the held commands that now follow.
      */
-    void whilePaused(Duration timeout, PausedAction action) throws Exception {
+    void whilePaused(Duration timeout, boolean reload, PausedAction action) throws Exception {
         if (!started) {
             action.run();
             return;
         }
-        Pause pause = new Pause(new CompletableFuture<>(), new CountDownLatch(1));
+        Pause pause = new Pause(new CompletableFuture<>(), new CountDownLatch(1), reload);
         queue.add(pause);
         try {
             pause.paused().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -145,7 +211,6 @@ final class Applier {
     private void run() {
         List<Item> items = new ArrayList<>(MAX_BATCH);
         List<Delivered> batch = new ArrayList<>(MAX_BATCH);
-        int unanswered = 0; // index in items of the first item not yet answered
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 items.add(queue.take());
@@ -153,23 +218,32 @@ final class Applier {
                 if (groupingNanos > 0) {
                     group(items);
                 }
-                for (int i = 0; i < items.size(); i++) {
-                    if (items.get(i) instanceof Delivered delivered) {
-                        batch.add(delivered);
-                    } else if (items.get(i) instanceof Pause pause) {
+                busySinceNanos = oldestOf(items);
+                int routed = 0;
+                for (Item item : items) {
+                    if (item instanceof Delivered delivered) {
+                        route(delivered, batch);
+                        routed++;
+                    } else if (item instanceof Recovered recovered) {
+                        long now = System.nanoTime();
+                        recovered.commands().forEach(command -> route(new Delivered(command, null, now), batch));
+                    } else if (item instanceof Pause pause) {
                         applyBatch(batch);
-                        unanswered = i;
                         pause.paused().complete(null);
-                        unanswered = i + 1;
                         pause.resume().await();
-                    } else if (items.get(i) instanceof Redelivered redelivered) {
+                        if (pause.reload()) {
+                            reload(batch);
+                        }
+                    }
+                    if (batch.size() >= MAX_BATCH) {
                         applyBatch(batch);
-                        applyRedelivered(redelivered.commands());
                     }
                 }
                 applyBatch(batch);
+                processed += routed;
                 items.clear();
-                unanswered = 0;
+                busySinceNanos = 0;
+                publishGaps();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -178,16 +252,103 @@ final class Applier {
             RuntimeException cause = new ReplicationException(ReplicationException.Code.APPLY_FAILED,
                     "replica could not apply to its Redis: " + e.getMessage(), e);
             failure = cause;
-            List<Item> rest = new ArrayList<>(items.subList(unanswered, items.size()));
+            batch.forEach(delivered -> answer(delivered.response(), delivered.command().id(), cause));
+            List<Item> rest = new ArrayList<>(items);
             queue.drainTo(rest);
             rest.forEach(item -> release(item, cause));
+            held.values().forEach(waiting -> waiting.values()
+                    .forEach(delivered -> answer(delivered.response(), delivered.command().id(), cause)));
             onFailure.accept(cause);
         }
     }
 
+    private static long oldestOf(List<Item> items) {
+        for (Item item : items) {
+            if (item instanceof Delivered delivered) {
+                return delivered.deliveredNanos();
+            }
+        }
+        return 0;
+    }
+
+    /** Adds {@code delivered} to the batch if it is the origin's next command (then also the held ones it frees), else holds it. */
+    private void route(Delivered delivered, List<Delivered> batch) {
+        CommandId id = delivered.command().id();
+        String origin = id.origin();
+        long expected = next.computeIfAbsent(origin, o -> watermarks.appliedSeq(o) + 1);
+        if (id.seq() < expected) {
+            batch.add(delivered); // a duplicate (JGroups and a peer's log, or a redelivery): skipped by the script, answered after
+            return;
+        }
+        if (id.seq() > expected) {
+            hold(delivered);
+            return;
+        }
+        batch.add(delivered);
+        long following = expected + 1;
+        TreeMap<Long, Delivered> waiting = held.get(origin);
+        while (waiting != null) {
+            Delivered freed = waiting.remove(following);
+            if (freed == null) {
+                break;
+            }
+            batch.add(freed);
+            following++;
+        }
+        if (waiting != null) {
+            waiting.headMap(following).clear();
+            if (waiting.isEmpty()) {
+                held.remove(origin);
+            }
+        }
+        next.put(origin, following);
+    }
+
+    private void hold(Delivered delivered) {
+        CommandId id = delivered.command().id();
+        TreeMap<Long, Delivered> waiting = held.computeIfAbsent(id.origin(), o -> new TreeMap<>());
+        Delivered earlier = waiting.get(id.seq());
+        // the origin must not wait for a command held here: "not applied yet" at once, applied when the gap closes
+        answer(delivered.response(), id, null, false);
+        if (earlier == null) {
+            if (waiting.isEmpty()) {
+                log.warn("commands of {} from {} are missing here; holding {} until they arrive", id.origin(),
+                        next.get(id.origin()), id);
+            }
+            waiting.put(id.seq(), new Delivered(delivered.command(), null, delivered.deliveredNanos()));
+        }
+    }
+
+    /** After a state restore: what Redis now holds decides what comes next; held commands that now follow are applied. */
+    private void reload(List<Delivered> batch) {
+        Map<String, Long> applied = stateMachine.appliedSeqs();
+        watermarks.advanceAll(applied);
+        next.clear();
+        List<Delivered> waiting = new ArrayList<>();
+        held.values().forEach(perOrigin -> waiting.addAll(perOrigin.values()));
+        held.clear();
+        waiting.forEach(delivered -> route(delivered, batch));
+    }
+
+    private void publishGaps() {
+        if (held.isEmpty()) {
+            if (!gaps.isEmpty()) {
+                gaps = Map.of();
+                log.info("no command is missing here any more");
+            }
+            return;
+        }
+        Map<String, Gap> current = new HashMap<>();
+        held.forEach((origin, waiting) -> {
+            long oldest = waiting.values().stream().mapToLong(Delivered::deliveredNanos).min().orElse(System.nanoTime());
+            current.put(origin, new Gap(origin, next.get(origin), waiting.firstKey(), waiting.size(), oldest));
+        });
+        gaps = Map.copyOf(current);
+    }
+
     /**
      * While {@code items} holds only other origins' commands, waits up to the grouping time for more,
-     * and returns as soon as one of this replica's own commands, a pause or a redelivery arrives, or
+     * and returns as soon as one of this replica's own commands, a pause or a recovery arrives, or
      * the batch is full.
      */
     private void group(List<Item> items) throws InterruptedException {
@@ -230,66 +391,47 @@ final class Applier {
         long now = clock.millis();
         for (int i = 0; i < batch.size(); i++) {
             Delivered delivered = batch.get(i);
+            CommandId id = delivered.command().id();
             RedisStateMachine.ApplyOutcome outcome = outcomes.get(i);
-            if (outcome == RedisStateMachine.ApplyOutcome.REJECTED) {
-                log.warn("command {} rejected: one of its keys holds another kind of value", delivered.command().id());
+            if (outcome == RedisStateMachine.ApplyOutcome.GAP) {
+                // what this thread believes applied is not what Redis holds: Redis lost writes (restarted
+                // without them); leave, and rejoin from what Redis really holds
+                throw new IllegalStateException("Redis holds fewer commands of " + id.origin() + " than applied here ("
+                        + id + " does not follow); it lost writes");
             }
-            watermarks.advance(delivered.command().id().origin(), delivered.command().id().seq());
+            if (outcome == RedisStateMachine.ApplyOutcome.REJECTED) {
+                log.warn("command {} rejected: one of its keys holds another kind of value", id);
+            }
+            watermarks.advance(id.origin(), id.seq());
             metrics.applied(delivered.command(), outcome, now);
-            answer(delivered, null);
+            answer(delivered.response(), id, null, true);
         }
         batch.clear();
     }
 
-    /**
-     * Applies the commands this replica lacks. They must continue its applied sequence of their
-     * origin without a gap; a gap (this replica lags the sender by more than it keeps) is logged and
-     * nothing is applied, since applying past it would hide the missing commands for good.
-     */
-    private void applyRedelivered(List<Command> commands) {
-        String origin = commands.get(0).id().origin();
-        long applied = watermarks.appliedSeq(origin);
-        List<Delivered> missing = new ArrayList<>();
-        long next = applied + 1;
-        for (Command command : commands) {
-            if (!command.id().origin().equals(origin)) {
-                log.error("redelivery mixes origins {} and {}; ignored", origin, command.id().origin());
-                return;
-            }
-            long seq = command.id().seq();
-            if (seq < next) {
-                continue;
-            }
-            if (seq != next) {
-                log.error("redelivered commands of {} start at {} but this replica applied only up to {}: "
-                        + "the commands between are lost here; reload this replica's state", origin, seq, next - 1);
-                return;
-            }
-            missing.add(new Delivered(command, null));
-            next++;
-        }
-        if (missing.isEmpty()) {
-            return;
-        }
-        log.warn("applying {} command(s) of departed replica {} ({}..{}) that only other survivors had received",
-                missing.size(), origin, applied + 1, next - 1);
-        applyBatch(missing);
+    private static void answer(Response response, CommandId id, RuntimeException failure) {
+        answer(response, id, failure, false);
     }
 
-    private static void answer(Delivered delivered, RuntimeException failure) {
-        if (delivered.response() != null) {
+    /** Answers a SYNC request: {@code applied} (true once applied here, false while held), or the failure. */
+    private static void answer(Response response, CommandId id, RuntimeException failure, boolean applied) {
+        if (response != null) {
             try {
-                delivered.response().send(failure, failure != null);
+                if (failure != null) {
+                    response.send(failure, true);
+                } else {
+                    response.send(applied, false);
+                }
             } catch (RuntimeException e) {
                 // the channel closed under us: the requester sees this replica leave instead
-                log.debug("cannot answer for {}: {}", delivered.command().id(), e.toString());
+                log.debug("cannot answer for {}: {}", id, e.toString());
             }
         }
     }
 
     private static void release(Item item, RuntimeException failure) {
         if (item instanceof Delivered delivered) {
-            answer(delivered, failure);
+            answer(delivered.response(), delivered.command().id(), failure);
         } else if (item instanceof Pause pause) {
             pause.paused().completeExceptionally(failure);
         }

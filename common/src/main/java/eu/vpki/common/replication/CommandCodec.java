@@ -25,27 +25,35 @@ import java.util.TreeMap;
  *   3 SetAdd        str member
  *   4 SetRemove     str member
  *   5 Put           str value
+ *   6 PutIfNewer, terminal: as 1
  * str = varint byteLength | UTF-8;  varint/varlong = unsigned LEB128
  * </pre>
  * A reader rejects unknown format versions and tags, so a newer writer fails loudly, never silently.
  *
- * <p>The second message kind, an applied-query (SYNC confirmation, phase 2), starts with byte
- * {@value #APPLIED_QUERY}: {@code u8 0x51 | str origin | varlong seq}.
- *
- * <p>The third, a redelivery (a departed origin's last commands, sent again by a survivor), starts
- * with byte {@value #REDELIVERY}: {@code u8 0x52 | varint count | (varint length | command)*count}, the
- * commands in the format above, ascending by sequence number.
+ * <p>The other message kinds start with a byte that no command starts with:
+ * <ul>
+ *   <li>{@value #APPLIED_QUERY}, an applied-query (SYNC confirmation, phase 2): {@code str origin | varlong seq};</li>
+ *   <li>{@value #COMMANDS}, commands of one origin, ascending by sequence number (the answer to a pull):
+ *       {@code varint count | (varint length | command)*count};</li>
+ *   <li>{@value #REPORT}, an applied report ({@link AppliedReport}): {@code str replicaId | str origin |
+ *       u8 flags (bit 0: serving) | varint n | (str origin | varlong applied | varlong logFrom)*n}, logFrom 0
+ *       when the log holds none of that origin;</li>
+ *   <li>{@value #PULL}, a request for commands from a peer's log: {@code str origin | varlong from | varlong to}.</li>
+ * </ul>
  */
 public final class CommandCodec {
 
     static final int FORMAT_VERSION = 1;
     static final int APPLIED_QUERY = 0x51;
-    static final int REDELIVERY = 0x52;
+    static final int COMMANDS = 0x52;
+    static final int REPORT = 0x53;
+    static final int PULL = 0x54;
     private static final int PUT_IF_NEWER = 1;
     private static final int DELETE_IF_NEWER = 2;
     private static final int SET_ADD = 3;
     private static final int SET_REMOVE = 4;
     private static final int PUT = 5;
+    private static final int PUT_TERMINAL = 6;
 
     private CommandCodec() {
     }
@@ -102,23 +110,24 @@ public final class CommandCodec {
         return bytes.toByteArray();
     }
 
-    static boolean isAppliedQuery(byte[] encoded) {
-        return encoded.length > 0 && (encoded[0] & 0xFF) == APPLIED_QUERY;
-    }
-
     static CommandId decodeAppliedQuery(byte[] encoded) {
         try {
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded, 1, encoded.length - 1));
+            DataInputStream in = body(encoded, APPLIED_QUERY);
             return new CommandId(readString(in), readVarLong(in));
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated applied-query", e);
         }
     }
 
-    static byte[] encodeRedelivery(List<byte[]> commands) {
+    /** The kind of a message: {@link #FORMAT_VERSION} for a command, else one of the other kinds. */
+    static int kind(byte[] encoded) {
+        return encoded.length == 0 ? -1 : encoded[0] & 0xFF;
+    }
+
+    static byte[] encodeCommands(List<byte[]> commands) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + commands.stream().mapToInt(c -> c.length + 4).sum());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(REDELIVERY);
+            out.writeByte(COMMANDS);
             writeVarLong(out, commands.size());
             for (byte[] command : commands) {
                 writeVarLong(out, command.length);
@@ -130,13 +139,9 @@ public final class CommandCodec {
         return bytes.toByteArray();
     }
 
-    static boolean isRedelivery(byte[] encoded) {
-        return encoded.length > 0 && (encoded[0] & 0xFF) == REDELIVERY;
-    }
-
-    static List<Command> decodeRedelivery(byte[] encoded) {
+    static List<Command> decodeCommands(byte[] encoded) {
         try {
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded, 1, encoded.length - 1));
+            DataInputStream in = body(encoded, COMMANDS);
             int count = readCount(in);
             List<Command> commands = new ArrayList<>(Math.min(count, 1_024));
             for (int i = 0; i < count; i++) {
@@ -144,18 +149,100 @@ public final class CommandCodec {
                 in.readFully(command);
                 commands.add(decode(command));
             }
-            if (in.available() != 0) {
-                throw new IllegalArgumentException(in.available() + " trailing bytes after a redelivery");
-            }
+            requireEnd(in, "a command list");
             return commands;
         } catch (IOException e) {
-            throw new IllegalArgumentException("truncated redelivery", e);
+            throw new IllegalArgumentException("truncated command list", e);
+        }
+    }
+
+    static byte[] encodeReport(AppliedReport report) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 32 * report.applied().size());
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(REPORT);
+            writeString(out, report.replicaId());
+            writeString(out, report.origin());
+            out.writeByte(report.serving() ? 1 : 0);
+            writeVarLong(out, report.applied().size());
+            for (Map.Entry<String, Long> entry : new TreeMap<>(report.applied()).entrySet()) {
+                writeString(out, entry.getKey());
+                writeVarLong(out, entry.getValue());
+                writeVarLong(out, report.logFrom().getOrDefault(entry.getKey(), 0L));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static AppliedReport decodeReport(byte[] encoded) {
+        try {
+            DataInputStream in = body(encoded, REPORT);
+            String replicaId = readString(in);
+            String origin = readString(in);
+            boolean serving = (in.readUnsignedByte() & 1) != 0;
+            int count = readCount(in);
+            Map<String, Long> applied = new HashMap<>();
+            Map<String, Long> logFrom = new HashMap<>();
+            for (int i = 0; i < count; i++) {
+                String of = readString(in);
+                applied.put(of, readVarLong(in));
+                long first = readVarLong(in);
+                if (first > 0) {
+                    logFrom.put(of, first);
+                }
+            }
+            requireEnd(in, "a report");
+            return new AppliedReport(replicaId, origin, serving, applied, logFrom);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("truncated report", e);
+        }
+    }
+
+    /** A request for {@code origin}'s commands {@code from..to} (inclusive) out of a peer's log. */
+    record Pull(String origin, long from, long to) {
+    }
+
+    static byte[] encodePull(Pull pull) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(48);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(PULL);
+            writeString(out, pull.origin());
+            writeVarLong(out, pull.from());
+            writeVarLong(out, pull.to());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Pull decodePull(byte[] encoded) {
+        try {
+            DataInputStream in = body(encoded, PULL);
+            Pull pull = new Pull(readString(in), readVarLong(in), readVarLong(in));
+            requireEnd(in, "a pull");
+            return pull;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("truncated pull", e);
+        }
+    }
+
+    private static DataInputStream body(byte[] encoded, int kind) {
+        if (kind(encoded) != kind) {
+            throw new IllegalArgumentException("not a message of kind " + kind);
+        }
+        return new DataInputStream(new ByteArrayInputStream(encoded, 1, encoded.length - 1));
+    }
+
+    private static void requireEnd(DataInputStream in, String what) throws IOException {
+        if (in.available() != 0) {
+            throw new IllegalArgumentException(in.available() + " trailing bytes after " + what);
         }
     }
 
     private static void writeOperation(DataOutput out, Operation operation) throws IOException {
         if (operation instanceof Operation.PutIfNewer put) {
-            out.writeByte(PUT_IF_NEWER);
+            out.writeByte(put.terminal() ? PUT_TERMINAL : PUT_IF_NEWER);
             writeString(out, put.key());
             writeVarLong(out, put.version());
             Map<String, String> sorted = new TreeMap<>(put.fields());
@@ -189,14 +276,14 @@ public final class CommandCodec {
         int tag = in.readUnsignedByte();
         String key = readString(in);
         return switch (tag) {
-            case PUT_IF_NEWER -> {
+            case PUT_IF_NEWER, PUT_TERMINAL -> {
                 long version = readVarLong(in);
                 int count = readCount(in);
                 Map<String, String> fields = new HashMap<>(count * 2);
                 for (int i = 0; i < count; i++) {
                     fields.put(readString(in), readString(in));
                 }
-                yield new Operation.PutIfNewer(key, version, fields);
+                yield new Operation.PutIfNewer(key, version, fields, tag == PUT_TERMINAL);
             }
             case DELETE_IF_NEWER -> new Operation.DeleteIfNewer(key, readVarLong(in));
             case SET_ADD -> new Operation.SetAdd(key, readString(in));

@@ -10,8 +10,9 @@ import java.util.Map;
  * <p>Under {@link ReplicationConfig.Order#FIFO} two origins' commands reach replicas in different
  * interleavings, so only operations that commute, or that pick a deterministic winner, converge:
  * <ul>
- *   <li>{@link PutIfNewer} / {@link DeleteIfNewer}: the higher {@code (version, origin)} wins
- *       wherever and whenever it is applied;</li>
+ *   <li>{@link PutIfNewer} / {@link DeleteIfNewer}: a terminal put wins over any non-terminal write,
+ *       then the higher {@code (version, origin)} wins, wherever and whenever it is applied (a
+ *       total order, so the maximum does not depend on the interleaving);</li>
  *   <li>{@link SetAdd} / {@link SetRemove}: commute except an add and a remove of the same member
  *       from different origins;</li>
  *   <li>{@link Put}: for write-once values (e.g. an index from a certificate hash to its record) or
@@ -26,12 +27,15 @@ public sealed interface Operation {
     String key();
 
     /**
-     * Replaces the record (a Redis hash) at {@code key} with {@code fields} if {@code (version, origin)}
-     * is above the stored pair (versions compared first, then origin ids byte-wise). The stored record
-     * carries the reserved fields {@value StoredRecord#VERSION_FIELD} and {@value StoredRecord#ORIGIN_FIELD};
-     * field names must not start with {@code @}.
+     * Replaces the record (a Redis hash) at {@code key} with {@code fields} if it wins over the stored
+     * record: a terminal write wins over a non-terminal one whatever their versions, and a non-terminal
+     * write never replaces a terminal record; otherwise the higher {@code (version, origin)} wins
+     * (versions compared first, then origin ids byte-wise). Terminal marks a final state that no
+     * concurrent or later change may undo (a revoked station). The stored record carries the reserved
+     * fields {@value StoredRecord#VERSION_FIELD}, {@value StoredRecord#ORIGIN_FIELD} and, when terminal,
+     * {@value StoredRecord#TERMINAL_FIELD}; field names must not start with {@code @}.
      */
-    record PutIfNewer(String key, long version, Map<String, String> fields) implements Operation {
+    record PutIfNewer(String key, long version, Map<String, String> fields, boolean terminal) implements Operation {
         public PutIfNewer {
             requireKey(key);
             requireVersion(version);
@@ -42,11 +46,16 @@ public sealed interface Operation {
                 }
             });
         }
+
+        /** A non-terminal put. */
+        public PutIfNewer(String key, long version, Map<String, String> fields) {
+            this(key, version, fields, false);
+        }
     }
 
     /**
-     * Deletes the record at {@code key} if {@code (version, origin)} is above the stored pair, leaving a
-     * tombstone (only the reserved fields plus {@value StoredRecord#DELETED_FIELD}) so that an older put
+     * Deletes the record at {@code key} if {@code (version, origin)} is above the stored pair and the
+     * stored record is not terminal, leaving a tombstone (only the reserved fields plus {@value StoredRecord#DELETED_FIELD}) so that an older put
      * arriving later still loses.
      */
     record DeleteIfNewer(String key, long version) implements Operation {

@@ -32,17 +32,27 @@ import java.util.function.Consumer;
 
 /**
  * One replica's Redis as a deterministic state machine: applies {@link Command}s with the
- * {@code apply-command.lua} script (loaded once, run with EVALSHA), and reads or replaces the whole
+ * {@code apply-command.lua} script (loaded once, run with EVALSHA), which also appends each command to
+ * its origin's log ({@link CommandLog}) in the same atomic step, and reads or replaces the whole
  * {@link ReplicatedKeyspace} for state transfer. Not thread-safe: the replica's applier thread owns it.
  */
 public final class RedisStateMachine {
 
     /** What applying one command did. */
     public enum ApplyOutcome {
-        APPLIED, DUPLICATE, REJECTED
+        /** Written (and logged). */
+        APPLIED,
+        /** Already applied earlier: nothing written. */
+        DUPLICATE,
+        /** A key holds another kind of value: nothing written but the sequence number and the log entry. */
+        REJECTED,
+        /** An earlier command of the same origin is not applied here yet: nothing written. */
+        GAP
     }
 
     private static final LuaScript SCRIPT = LuaScript.load("apply-command.lua");
+    private static final byte[] SCRIPT_SHA = SCRIPT.sha().getBytes(StandardCharsets.US_ASCII);
+    private static final int PADDED_DIGITS = 19;
     private static final int SNAPSHOT_MAGIC = 0x56504B53; // "VPKS"
     private static final int SNAPSHOT_FORMAT = 1;
     private static final int END = 0;
@@ -85,55 +95,78 @@ public final class RedisStateMachine {
     private List<ApplyOutcome> evaluate(Jedis jedis, List<Command> commands) {
         Pipeline pipeline = jedis.pipelined();
         List<Response<Object>> responses = new ArrayList<>(commands.size());
+        byte[] appliedTable = utf8(keyspace.appliedTableKey());
         for (Command command : commands) {
-            List<String> keys = new ArrayList<>(command.operations().size() + 1);
-            List<String> args = new ArrayList<>(2 + 3 * command.operations().size());
-            keys.add(keyspace.appliedTableKey());
-            args.add(command.id().origin());
-            args.add(padded(command.id().seq()));
+            List<byte[]> keys = new ArrayList<>(command.operations().size() + 2);
+            List<byte[]> args = new ArrayList<>(3 + 3 * command.operations().size());
+            keys.add(appliedTable);
+            keys.add(utf8(keyspace.logKey(command.id().origin())));
+            args.add(utf8(command.id().origin()));
+            args.add(utf8(padded(command.id().seq())));
+            args.add(CommandCodec.encode(command));
             for (Operation operation : command.operations()) {
-                keys.add(operation.key());
+                keys.add(utf8(operation.key()));
                 addArguments(args, operation);
             }
-            responses.add(pipeline.evalsha(SCRIPT.sha(), keys, args));
+            responses.add(pipeline.evalsha(SCRIPT_SHA, keys, args));
         }
         pipeline.sync();
         List<ApplyOutcome> outcomes = new ArrayList<>(responses.size());
         for (Response<Object> response : responses) {
             long result = (Long) response.get();
-            outcomes.add(result == 1 ? ApplyOutcome.APPLIED : result == 0 ? ApplyOutcome.DUPLICATE : ApplyOutcome.REJECTED);
+            outcomes.add(switch ((int) result) {
+                case 1 -> ApplyOutcome.APPLIED;
+                case 0 -> ApplyOutcome.DUPLICATE;
+                case 2 -> ApplyOutcome.REJECTED;
+                case 3 -> ApplyOutcome.GAP;
+                default -> throw new IllegalStateException("apply script answered " + result);
+            });
         }
         return outcomes;
     }
 
-    private static void addArguments(List<String> args, Operation operation) {
+    private static void addArguments(List<byte[]> args, Operation operation) {
         if (operation instanceof Operation.PutIfNewer put) {
-            args.add("P");
-            args.add(padded(put.version()));
-            args.add(Integer.toString(put.fields().size()));
+            args.add(utf8(put.terminal() ? "T" : "P"));
+            args.add(utf8(padded(put.version())));
+            args.add(utf8(Integer.toString(put.fields().size())));
             new TreeMap<>(put.fields()).forEach((name, value) -> {
-                args.add(name);
-                args.add(value);
+                args.add(utf8(name));
+                args.add(utf8(value));
             });
         } else if (operation instanceof Operation.DeleteIfNewer delete) {
-            args.add("D");
-            args.add(padded(delete.version()));
+            args.add(utf8("D"));
+            args.add(utf8(padded(delete.version())));
         } else if (operation instanceof Operation.SetAdd add) {
-            args.add("A");
-            args.add(add.member());
+            args.add(utf8("A"));
+            args.add(utf8(add.member()));
         } else if (operation instanceof Operation.SetRemove remove) {
-            args.add("R");
-            args.add(remove.member());
+            args.add(utf8("R"));
+            args.add(utf8(remove.member()));
         } else if (operation instanceof Operation.Put put) {
-            args.add("S");
-            args.add(put.value());
+            args.add(utf8("S"));
+            args.add(utf8(put.value()));
         } else {
             throw new IllegalArgumentException("unknown operation " + operation);
         }
     }
 
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@code value} as 19 ASCII digits with leading zeros, so that byte-wise comparison is numeric
+     * comparison. Written by hand: {@code String.format} prints the digits of the default locale
+     * (Arabic-Indic digits under {@code ar-EG-u-nu-arab}, for one), and replicas with different
+     * locales would then compare versions differently.
+     */
     static String padded(long value) {
-        return String.format("%019d", value);
+        if (value < 0) {
+            throw new IllegalArgumentException("versions and sequence numbers are non-negative, got " + value);
+        }
+        String digits = Long.toString(value);
+        return "0".repeat(PADDED_DIGITS - digits.length()) + digits;
     }
 
     /** The last applied sequence number per origin. */

@@ -5,7 +5,10 @@ import java.util.List;
 /**
  * The Redis keys a replica group owns: every key under one of {@code prefixes}, plus the table of the
  * last applied sequence number per origin. State transfer ships exactly these keys; nothing else in the
- * replica's Redis is touched. Only the replication library may write under these prefixes.
+ * replica's Redis is touched. Only the replication library may write under these prefixes. Beside
+ * them each replica keeps its command log, one stream per origin at {@link #logKey(String)}: the
+ * commands it applied, for peers that lack them; it is this replica's own, neither replicated nor
+ * part of the digest.
  *
  * @param prefixes        non-overlapping key prefixes, e.g. {@code ea:station:}, {@code ea:ec:}
  * @param appliedTableKey the hash {@code origin -> last applied seq}; outside every prefix
@@ -33,8 +36,9 @@ public record ReplicatedKeyspace(List<String> prefixes, String appliedTableKey) 
             throw new IllegalArgumentException("applied-table key must be non-empty");
         }
         for (String prefix : prefixes) {
-            if (appliedTableKey.startsWith(prefix)) {
-                throw new IllegalArgumentException("applied-table key " + appliedTableKey + " lies under " + prefix);
+            if (appliedTableKey.startsWith(prefix) || prefix.startsWith(appliedTableKey)) {
+                throw new IllegalArgumentException("applied-table key " + appliedTableKey + " and prefix " + prefix
+                        + " overlap (the command logs live under the applied-table key)");
             }
         }
     }
@@ -42,6 +46,11 @@ public record ReplicatedKeyspace(List<String> prefixes, String appliedTableKey) 
     /** The keyspace of {@code prefixes} with the default applied-table key. */
     public static ReplicatedKeyspace of(String... prefixes) {
         return new ReplicatedKeyspace(List.of(prefixes), DEFAULT_APPLIED_TABLE_KEY);
+    }
+
+    /** The key of {@code origin}'s command log: {@code <appliedTableKey>:log:<origin>}. */
+    public String logKey(String origin) {
+        return appliedTableKey + ":log:" + origin;
     }
 
     public boolean isManaged(String key) {

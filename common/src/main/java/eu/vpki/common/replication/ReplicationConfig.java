@@ -21,16 +21,25 @@ import java.util.Objects;
  *                        apply them together in one Redis round trip ({@code vpki.replication.apply-grouping});
  *                        a command of this replica's own is applied at once and takes the held ones along.
  *                        Zero turns grouping off; SYNC propagation never holds commands (their origins wait
- *                        for every replica)
+ *                        for them)
+ * @param statusInterval  how often each member reports what it applied to the others
+ *                        ({@code vpki.replication.status-interval}); a member that has not heard from a majority
+ *                        for {@link #lease()} (four intervals) stops serving, and the lease must be shorter
+ *                        than the reply timeout (docs/design-replication-recovery.md)
  */
 public record ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
                                 String bindAddress, int bindPort, Discovery discovery, int expectedMembers,
-                                Timeouts timeouts, Duration applyGrouping) {
+                                Timeouts timeouts, Duration applyGrouping, Duration statusInterval) {
 
     /** The default {@link #applyGrouping}: twice the gap between commands at 1,000 commands/s. */
     public static final Duration DEFAULT_APPLY_GROUPING = Duration.ofMillis(2);
     /** The longest {@link #applyGrouping} accepted: it adds to how far an ASYNC replica lags. */
     public static final Duration MAX_APPLY_GROUPING = Duration.ofMillis(100);
+    /** The default {@link #statusInterval}. */
+    public static final Duration DEFAULT_STATUS_INTERVAL = Duration.ofMillis(500);
+    private static final Duration MIN_STATUS_INTERVAL = Duration.ofMillis(50);
+    private static final Duration MAX_STATUS_INTERVAL = Duration.ofSeconds(10);
+    private static final int LEASE_INTERVALS = 4;
 
     /** Delivery order of commands. */
     public enum Order {
@@ -42,7 +51,11 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
 
     /** When {@link Replica#submit} completes. */
     public enum Propagation {
-        /** After every member of the view applied the command (ResponseMode.GET_ALL). */
+        /**
+         * After a majority of the expected members applied the command; every member of the view is asked
+         * and waited for (ResponseMode.GET_ALL, then an applied-query) up to the reply timeout, except one
+         * that answers it cannot apply the command yet (it is catching up, hence not serving).
+         */
         SYNC,
         /** After the origin applied the command in delivery order; the others follow (ResponseMode.GET_NONE). */
         ASYNC
@@ -111,13 +124,45 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
         if (applyGrouping == null || applyGrouping.isNegative() || applyGrouping.compareTo(MAX_APPLY_GROUPING) > 0) {
             throw new IllegalArgumentException("apply-grouping must be 0.." + MAX_APPLY_GROUPING.toMillis() + " ms, got " + applyGrouping);
         }
+        if (statusInterval == null || statusInterval.compareTo(MIN_STATUS_INTERVAL) < 0
+                || statusInterval.compareTo(MAX_STATUS_INTERVAL) > 0) {
+            throw new IllegalArgumentException("status-interval must be " + MIN_STATUS_INTERVAL.toMillis() + " ms.."
+                    + MAX_STATUS_INTERVAL.toSeconds() + " s, got " + statusInterval);
+        }
+        if (statusInterval.multipliedBy(LEASE_INTERVALS).compareTo(timeouts.reply()) >= 0) {
+            throw new IllegalArgumentException("status-interval " + statusInterval + " times " + LEASE_INTERVALS
+                    + " must be shorter than reply-timeout " + timeouts.reply()
+                    + ": a replica cut off must stop serving before a write it lacks can be acknowledged");
+        }
     }
 
-    /** With the default {@link #DEFAULT_APPLY_GROUPING}. */
+    /** With the default {@link #DEFAULT_STATUS_INTERVAL}. */
+    public ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
+                             String bindAddress, int bindPort, Discovery discovery, int expectedMembers, Timeouts timeouts,
+                             Duration applyGrouping) {
+        this(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers, timeouts,
+                applyGrouping, DEFAULT_STATUS_INTERVAL);
+    }
+
+    /** With the default {@link #DEFAULT_APPLY_GROUPING} and {@link #DEFAULT_STATUS_INTERVAL}. */
     public ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
                              String bindAddress, int bindPort, Discovery discovery, int expectedMembers, Timeouts timeouts) {
         this(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers, timeouts,
                 DEFAULT_APPLY_GROUPING);
+    }
+
+    /**
+     * How long a member keeps serving without hearing from a majority: four status intervals. Shorter
+     * than the reply timeout, so a member cut off from the others stops serving before a SYNC write it
+     * never received can be acknowledged without it.
+     */
+    public Duration lease() {
+        return statusInterval.multipliedBy(LEASE_INTERVALS);
+    }
+
+    /** Members that form a majority of {@link #expectedMembers}. */
+    public int majority() {
+        return expectedMembers / 2 + 1;
     }
 
     /** How long the applier may hold other replicas' commands: {@link #applyGrouping} in ASYNC, none in SYNC. */
@@ -125,15 +170,33 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
         return propagation == Propagation.ASYNC ? applyGrouping : Duration.ZERO;
     }
 
-    /** The documented defaults (cluster {@code vpki-ea}, FIFO, ASYNC, 127.0.0.1:7800, TCPPING on itself, 1 member, 2 ms apply grouping). */
+    /**
+     * The documented defaults (cluster {@code vpki-ea}, FIFO, ASYNC, 127.0.0.1:7800, TCPPING on itself,
+     * 1 member, as many as TCPPING lists, 2 ms apply grouping, 500 ms status interval).
+     */
     public static ReplicationConfig defaults(String replicaId) {
         return new ReplicationConfig("vpki-ea", replicaId, Order.FIFO, Propagation.ASYNC, "127.0.0.1", 7800,
-                new Discovery.TcpPing("127.0.0.1[7800]"), 1, Timeouts.DEFAULTS, DEFAULT_APPLY_GROUPING);
+                new Discovery.TcpPing("127.0.0.1[7800]"), 1, Timeouts.DEFAULTS, DEFAULT_APPLY_GROUPING,
+                DEFAULT_STATUS_INTERVAL);
+    }
+
+    /**
+     * The number of hosts a TCPPING {@code initial-hosts} list names ({@code host[port],host[port]}): the
+     * default of {@code expected-members} with TCPPING, which lists every member.
+     */
+    public static int membersListed(String initialHosts) {
+        int count = 0;
+        for (String host : initialHosts.split(",")) {
+            if (!host.isBlank()) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** Whether a view of {@code members} members may accept writes: more than half of {@link #expectedMembers}. */
     public boolean isMajority(int members) {
-        return 2 * members > expectedMembers;
+        return members >= majority();
     }
 
     private static void requireText(String value, String key) {

@@ -7,7 +7,10 @@ public final class ReplicationException extends RuntimeException {
     public enum Code {
         /** The replica is not (or no longer) a member of the cluster. Nothing was written. */
         NOT_CONNECTED(1),
-        /** The view holds no majority of the expected members, so writes are refused. Nothing was written. */
+        /**
+         * The view holds no majority of the expected members, or this replica has not heard from a majority
+         * within the lease, so it serves nothing. Nothing was written.
+         */
         NO_MAJORITY(2),
         /**
          * The command was sent but not confirmed in time (or the majority was lost during the request):
@@ -16,8 +19,13 @@ public final class ReplicationException extends RuntimeException {
         TIMEOUT_OUTCOME_UNKNOWN(3),
         /** This replica could not apply to its own Redis; it leaves the cluster. The outcome elsewhere is unknown. */
         APPLY_FAILED(4),
-        /** Joining failed: the state could not be fetched from the cluster. */
-        STATE_TRANSFER_FAILED(5);
+        /** Joining failed: the group could not be joined, or a snapshot could not be fetched. */
+        STATE_TRANSFER_FAILED(5),
+        /**
+         * The replica is a member of a majority but is catching up (after joining, a restart or a merge,
+         * or while a command of some origin is missing here), so it serves nothing yet. Nothing was written.
+         */
+        NOT_SERVING(6);
 
         private final int number;
 

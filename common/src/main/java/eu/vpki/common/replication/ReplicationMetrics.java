@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntSupplier;
 
 /**
  * A replica's meters, all tagged with {@code cluster} and {@code replica}:
@@ -24,8 +23,14 @@ import java.util.function.IntSupplier;
  *       (grouped by {@code apply-grouping} in ASYNC, or queued while the previous round trip ran);</li>
  *   <li>{@code vpki.replication.apply.queue} (gauge): commands delivered but not yet applied here;</li>
  *   <li>{@code vpki.replication.view.size} (gauge): members in the current view;</li>
- *   <li>{@code vpki.replication.commands} (counter, tags {@code origin}, {@code outcome} = applied, duplicate,
- *       rejected): commands handled by this replica's applier.</li>
+ *   <li>{@code vpki.replication.commands} (counter, tags {@code origin} = the origin's replica id, {@code outcome}
+ *       = applied, duplicate, rejected): commands handled by this replica's applier;</li>
+ *   <li>{@code vpki.replication.serving} (gauge): 1 while the replica serves requests, else 0 ({@link ReplicaStatus});</li>
+ *   <li>{@code vpki.replication.missing} (gauge): commands some member reported applied that this replica
+ *       has not applied (in flight or missing);</li>
+ *   <li>{@code vpki.replication.held} (gauge): commands held back because an earlier command of their origin is
+ *       missing here (a gap; non-zero only while it lasts);</li>
+ *   <li>{@code vpki.replication.recovered} (counter): commands fetched from a peer's log (gaps filled, catching up).</li>
  * </ul>
  */
 final class ReplicationMetrics {
@@ -35,9 +40,19 @@ final class ReplicationMetrics {
     private final Timer submitLatency;
     private final Timer applyLag;
     private final DistributionSummary applyBatch;
+    private final Counter recovered;
     private final Map<String, Counter> commands = new ConcurrentHashMap<>();
 
-    ReplicationMetrics(MeterRegistry registry, ReplicationConfig config, IntSupplier viewSize, IntSupplier queueSize) {
+    /** Where the gauges read their values. */
+    interface Gauges {
+        int viewSize();
+
+        int queued();
+
+        ReplicaStatus status();
+    }
+
+    ReplicationMetrics(MeterRegistry registry, ReplicationConfig config, Gauges gauges) {
         this.registry = registry;
         this.tags = Tags.of("cluster", config.clusterName(), "replica", config.replicaId());
         this.submitLatency = Timer.builder("vpki.replication.submit.latency")
@@ -53,10 +68,24 @@ final class ReplicationMetrics {
                 .description("commands applied per Redis round trip").baseUnit("commands")
                 .tags(tags)
                 .register(registry);
-        Gauge.builder("vpki.replication.view.size", viewSize::getAsInt)
+        Gauge.builder("vpki.replication.view.size", gauges::viewSize)
                 .description("members in the current view").tags(tags).register(registry);
-        Gauge.builder("vpki.replication.apply.queue", queueSize::getAsInt)
+        Gauge.builder("vpki.replication.apply.queue", gauges::queued)
                 .description("commands delivered but not yet applied").tags(tags).register(registry);
+        Gauge.builder("vpki.replication.serving", () -> gauges.status().serving() ? 1 : 0)
+                .description("1 while this replica serves requests").tags(tags).register(registry);
+        Gauge.builder("vpki.replication.missing", () -> gauges.status().missingCommands())
+                .description("commands a member applied that this replica has not").baseUnit("commands").tags(tags)
+                .register(registry);
+        Gauge.builder("vpki.replication.held", () -> gauges.status().heldCommands())
+                .description("commands held back until an earlier command of their origin arrives").baseUnit("commands")
+                .tags(tags).register(registry);
+        this.recovered = Counter.builder("vpki.replication.recovered")
+                .description("commands fetched from a peer's log").baseUnit("commands").tags(tags).register(registry);
+    }
+
+    void recovered(int count) {
+        recovered.increment(count);
     }
 
     void submitted(Duration latency) {
@@ -68,7 +97,7 @@ final class ReplicationMetrics {
     }
 
     void applied(Command command, RedisStateMachine.ApplyOutcome outcome, long nowMillis) {
-        String origin = command.id().origin();
+        String origin = command.id().replicaId(); // not the incarnation: one series per replica, however often it restarts
         commands.computeIfAbsent(origin + '/' + outcome, key -> Counter.builder("vpki.replication.commands")
                 .description("commands handled by this replica's applier")
                 .tags(tags).tag("origin", origin).tag("outcome", outcome.name().toLowerCase(Locale.ROOT))

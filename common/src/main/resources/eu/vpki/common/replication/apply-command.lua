@@ -1,20 +1,27 @@
--- Applies one replicated command atomically and at most once (see docs/replication.md).
+-- Applies one replicated command atomically, at most once, and only after every earlier command of
+-- its origin (see docs/replication.md and docs/design-replication-recovery.md).
 -- KEYS[1]   per-origin table of the last applied sequence number (a hash: origin -> seq)
--- KEYS[i+1] the key of operation i
--- ARGV[1]   origin replica id
--- ARGV[2]   sequence number, zero-padded to 19 digits
--- ARGV[3..] operations, in KEYS order:
+-- KEYS[2]   the origin's command log (a stream; entry id <seq>-0, field c = the encoded command)
+-- KEYS[i+2] the key of operation i
+-- ARGV[1]   origin (replica incarnation)
+-- ARGV[2]   sequence number, zero-padded to 19 ASCII digits
+-- ARGV[3]   the command as encoded on the wire (CommandCodec), kept in the log for peers that lack it
+-- ARGV[4..] operations, in KEYS order:
 --   P version nFields field value ...   put-if-newer (record = hash)
+--   T version nFields field value ...   terminal put-if-newer: no later non-terminal write replaces it
 --   D version                           delete-if-newer (tombstone)
 --   A member                            set add
 --   R member                            set remove
 --   S value                             put string
 -- Versions are zero-padded to 19 digits so that byte-wise comparison is numeric comparison.
--- Returns 1 applied, 0 already applied (skipped), 2 rejected (a key holds another kind of value).
+-- Returns 1 applied, 0 already applied (skipped), 2 rejected (a key holds another kind of value;
+-- the sequence number and the log entry are still recorded), 3 gap (an earlier command of the origin
+-- is not applied here yet: nothing written).
 -- Deterministic: no clock, no randomness, compares byte-wise (never locale-dependent).
 
 local origin = ARGV[1]
 local seq = ARGV[2]
+local encoded = ARGV[3]
 
 local function after(a, b)
   local n = math.min(#a, #b)
@@ -27,22 +34,35 @@ local function after(a, b)
   return #a > #b
 end
 
+local number = tonumber(seq)
 local last = redis.call('HGET', KEYS[1], origin)
-if last and not after(seq, last) then
-  return 0
+if last then
+  local applied = tonumber(last)
+  if number <= applied then
+    return 0
+  end
+  if number ~= applied + 1 then
+    return 3
+  end
+elseif number ~= 1 then
+  return 3
 end
 
-local expected_type = { P = 'hash', D = 'hash', A = 'set', R = 'set', S = 'string' }
+-- the log entry first: peers that lack this command fetch it from here, rejected or not
+local stream_id = string.gsub(seq, '^0+', '') .. '-0'
+redis.pcall('XADD', KEYS[2], stream_id, 'c', encoded)
+
+local expected_type = { P = 'hash', T = 'hash', D = 'hash', A = 'set', R = 'set', S = 'string' }
 
 -- first pass: parse, read each record's stored version (HMGET, which also proves the key holds a
 -- hash or nothing), and reject the whole command before writing anything if a key has another type
 local ops = {}
-local stored = {} -- key -> { version, origin } as stored, then as written by this command
-local a = 3
-for i = 2, #KEYS do
+local stored = {} -- key -> { version, origin, terminal } as stored, then as written by this command
+local a = 4
+for i = 3, #KEYS do
   local code = ARGV[a]
   local op = { code = code, key = KEYS[i] }
-  if code == 'P' then
+  if code == 'P' or code == 'T' then
     op.version = ARGV[a + 1]
     local n = tonumber(ARGV[a + 2])
     op.first = a + 3
@@ -56,12 +76,12 @@ for i = 2, #KEYS do
     a = a + 2
   end
   local wrong_type
-  if code == 'P' or code == 'D' then
+  if code == 'P' or code == 'T' or code == 'D' then
     if stored[op.key] == nil then
-      local read = redis.pcall('HMGET', op.key, '@version', '@origin')
+      local read = redis.pcall('HMGET', op.key, '@version', '@origin', '@terminal')
       wrong_type = read.err ~= nil
       if not wrong_type then
-        stored[op.key] = { read[1] or false, read[2] or false }
+        stored[op.key] = { read[1] or false, read[2] or false, read[3] and true or false }
       end
     end
   else
@@ -75,37 +95,45 @@ for i = 2, #KEYS do
   ops[#ops + 1] = op
 end
 
--- whether a write of version by this origin wins over what key holds (stored or written before
--- in this command); remembers it as the key's version when it does
-local function newer(key, version)
+-- whether a write of version by this origin wins over what key holds (stored or written before in
+-- this command): a terminal write beats a non-terminal record, a non-terminal write never replaces a
+-- terminal record, otherwise the higher (version, origin) wins; remembers the winner
+local function wins(key, version, terminal)
   local current = stored[key]
-  local wins
+  local result
   if not current[1] then
-    wins = true
+    result = true
+  elseif current[3] ~= terminal then
+    result = terminal
   elseif version ~= current[1] then
-    wins = after(version, current[1])
+    result = after(version, current[1])
   else
-    wins = after(origin, current[2] or '')
+    result = after(origin, current[2] or '')
   end
-  if wins then
-    stored[key] = { version, origin }
+  if result then
+    stored[key] = { version, origin, terminal }
   end
-  return wins
+  return result
 end
 
 for _, op in ipairs(ops) do
   local code, key = op.code, op.key
-  if code == 'P' then
-    if newer(key, op.version) then
+  if code == 'P' or code == 'T' then
+    local terminal = code == 'T'
+    if wins(key, op.version, terminal) then
       redis.call('DEL', key)
-      if op.last >= op.first then
-        redis.call('HSET', key, '@version', op.version, '@origin', origin, unpack(ARGV, op.first, op.last))
-      else
-        redis.call('HSET', key, '@version', op.version, '@origin', origin)
+      local args = { key, '@version', op.version, '@origin', origin }
+      if terminal then
+        args[#args + 1] = '@terminal'
+        args[#args + 1] = '1'
       end
+      for f = op.first, op.last do
+        args[#args + 1] = ARGV[f]
+      end
+      redis.call('HSET', unpack(args))
     end
   elseif code == 'D' then
-    if newer(key, op.version) then
+    if wins(key, op.version, false) then
       redis.call('DEL', key)
       redis.call('HSET', key, '@version', op.version, '@origin', origin, '@deleted', '1')
     end

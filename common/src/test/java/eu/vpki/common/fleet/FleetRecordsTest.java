@@ -93,5 +93,17 @@ class FleetRecordsTest {
         Operation.PutIfNewer supersede = (Operation.PutIfNewer) ops.get(2);
         assertThat(supersede.version()).isEqualTo(10);
         assertThat(supersede.fields()).containsEntry("status", "SUPERSEDED");
+        assertThat(supersede.terminal()).as("a superseded EC never becomes active again").isTrue();
+        assertThat(((Operation.PutIfNewer) ops.get(0)).terminal()).isFalse();
+    }
+
+    @Test
+    void updateCommand_isTerminalForARevokedStationOnly() {
+        StationRecord station = new StationRecord("op-1", "VIN-1", EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM).publicKey(),
+                List.of(CAM), Duration.ofHours(48), null, StationStatus.ACTIVE, 7);
+        for (StationStatus status : StationStatus.values()) {
+            Operation.PutIfNewer update = (Operation.PutIfNewer) FleetCommands.update(station.withStatus(status, 8)).get(0);
+            assertThat(update.terminal()).as(status.name()).isEqualTo(status == StationStatus.REVOKED);
+        }
     }
 }

@@ -17,11 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * The applier against a real redis-server: a departed origin's commands redelivered by a survivor are
- * applied only when they continue this replica's sequence; in ASYNC, other origins' commands are
- * grouped into one Redis round trip, and this replica's own commands are never held.
+ * The applier against a real redis-server: each origin's commands are applied in sequence without a
+ * gap (a later one is held until the missing ones arrive from a peer's log, and its SYNC request is
+ * answered "not applied" at once); commands fetched from a peer are applied only where they continue
+ * this replica's sequence; Redis that lost writes makes the applier fail; in ASYNC, other origins'
+ * commands are grouped into one Redis round trip, and this replica's own commands are never held.
  */
 class ApplierTest {
 
@@ -50,7 +53,22 @@ class ApplierTest {
                 new ReplicationConfig.Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofMillis(500),
                         Duration.ofSeconds(5)));
         registry = new SimpleMeterRegistry();
-        ReplicationMetrics metrics = new ReplicationMetrics(registry, config, () -> 1, () -> 0);
+        ReplicationMetrics metrics = new ReplicationMetrics(registry, config, new ReplicationMetrics.Gauges() {
+            @Override
+            public int viewSize() {
+                return 1;
+            }
+
+            @Override
+            public int queued() {
+                return 0;
+            }
+
+            @Override
+            public ReplicaStatus status() {
+                return new ReplicaStatus(ReplicaStatus.State.SERVING, "r0", "r0", 1, 1, 0, 0, "test");
+            }
+        });
         applier = new Applier("r0", grouping, new RedisStateMachine(pool, KEYSPACE), watermarks, metrics, Clock.systemUTC(),
                 failure::set);
         applier.start();
@@ -93,7 +111,7 @@ class ApplierTest {
     }
 
     @Test
-    void redelivery_appliesOnlyTheCommandsThisReplicaLacks() throws Exception {
+    void recovered_appliesOnlyTheCommandsThisReplicaLacks() throws Exception {
         start(Duration.ZERO);
         applier.deliver(put(1), null);
         applier.deliver(put(2), null);
@@ -102,7 +120,7 @@ class ApplierTest {
             jedis.del("t:idx:gone1"); // were command 1 applied again, this key would come back
         }
 
-        applier.redeliver(List.of(put(1), put(2), put(3), put(4)));
+        applier.recover(List.of(put(1), put(2), put(3), put(4)));
         watermarks.whenApplied(new CommandId("gone", 4)).get(5, TimeUnit.SECONDS);
 
         assertThat(stored(1)).isFalse();
@@ -111,17 +129,72 @@ class ApplierTest {
     }
 
     @Test
-    void redelivery_startingPastAGap_appliesNothing() throws Exception {
+    void commandAfterAGap_isHeldAndAnsweredNotApplied_untilTheMissingOneArrives() throws Exception {
         start(Duration.ZERO);
         applier.deliver(put(1), null);
-        applier.redeliver(List.of(put(3), put(4)));
-        applier.deliver(put(2), null); // a marker: applied after the redelivery was handled
-        watermarks.whenApplied(new CommandId("gone", 2)).get(5, TimeUnit.SECONDS);
+        RecordingResponse answer = new RecordingResponse();
+        applier.deliver(put(3), answer);
+        applier.deliver(put(4), null);
 
-        assertThat(watermarks.appliedSeq("gone")).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !applier.gaps().isEmpty());
+        assertThat(applier.gaps().get("gone")).satisfies(gap -> {
+            assertThat(gap.from()).isEqualTo(2);
+            assertThat(gap.heldFrom()).isEqualTo(3);
+            assertThat(gap.held()).isEqualTo(2);
+        });
+        assertThat(answer.replies).as("the origin must not wait for a held command").containsExactly(false);
         assertThat(stored(3)).isFalse();
-        assertThat(stored(4)).isFalse();
+        assertThat(watermarks.appliedSeq("gone")).isEqualTo(1);
+        assertThat(applier.oldestWaitingNanos()).isPositive();
+
+        applier.recover(List.of(put(2)));
+        watermarks.whenApplied(new CommandId("gone", 4)).get(5, TimeUnit.SECONDS);
+
+        assertThat(List.of(stored(2), stored(3), stored(4))).containsOnly(true);
+        await().atMost(Duration.ofSeconds(5)).until(() -> applier.gaps().isEmpty());
+        assertThat(answer.replies).as("answered once").containsExactly(false);
         assertThat(failure.get()).isNull();
+    }
+
+    @Test
+    void recoveredCommandsPastAGap_areHeldNotApplied() throws Exception {
+        start(Duration.ZERO);
+        applier.deliver(put(1), null);
+        applier.recover(List.of(put(3), put(4)));
+        applier.deliver(put(2), null);
+        watermarks.whenApplied(new CommandId("gone", 4)).get(5, TimeUnit.SECONDS);
+
+        assertThat(List.of(stored(1), stored(2), stored(3), stored(4))).containsOnly(true);
+        assertThat(failure.get()).isNull();
+    }
+
+    @Test
+    void redisThatLostAppliedCommands_failsTheApplier() throws Exception {
+        start(Duration.ZERO);
+        applier.deliver(put(1), null);
+        watermarks.whenApplied(new CommandId("gone", 1)).get(5, TimeUnit.SECONDS);
+        REDIS.fixture().flushAll(); // what a restart without the last writes looks like
+
+        applier.deliver(put(2), null);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> failure.get() != null);
+        assertThat(failure.get()).hasMessageContaining("lost writes");
+        assertThat(stored(2)).isFalse();
+    }
+
+    /** A SYNC request's answer channel that records what it was answered. */
+    private static final class RecordingResponse implements org.jgroups.blocks.Response {
+        final List<Object> replies = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void send(Object reply, boolean isException) {
+            replies.add(reply);
+        }
+
+        @Override
+        public void send(org.jgroups.Message reply, boolean isException) {
+            replies.add(reply);
+        }
     }
 
     @Test
@@ -169,7 +242,7 @@ class ApplierTest {
         start(Duration.ofSeconds(30));
         applier.deliver(put("r1", 1), null);
         AtomicReference<Long> seenWhilePaused = new AtomicReference<>();
-        applier.whilePaused(Duration.ofSeconds(5), () -> seenWhilePaused.set(watermarks.appliedSeq("r1")));
+        applier.whilePaused(Duration.ofSeconds(5), false, () -> seenWhilePaused.set(watermarks.appliedSeq("r1")));
 
         assertThat(seenWhilePaused.get()).isEqualTo(1);
         assertThat(failure.get()).isNull();

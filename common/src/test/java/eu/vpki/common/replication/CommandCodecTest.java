@@ -13,6 +13,7 @@ class CommandCodecTest {
     private static final Command EVERY_OPERATION = new Command(new CommandId("ea-1", 300), 1_767_225_600_000L, List.of(
             new Operation.PutIfNewer("ea:station:42", 7, Map.of("state", "registered", "name", "Grüße ✓")),
             new Operation.PutIfNewer("ea:station:43", 0, Map.of()),
+            new Operation.PutIfNewer("ea:station:44", 9, Map.of("status", "REVOKED"), true),
             new Operation.DeleteIfNewer("ea:station:41", Long.MAX_VALUE),
             new Operation.SetAdd("ea:fleet:op-1", "42"),
             new Operation.SetRemove("ea:fleet:op-1", "41"),
@@ -33,15 +34,38 @@ class CommandCodecTest {
     }
 
     @Test
-    void redelivery_roundTripsItsCommandsInOrder_andIsToldApartFromACommand() {
+    void commandList_roundTripsItsCommandsInOrder_andIsToldApartFromACommand() {
         Command next = new Command(new CommandId("ea-1", 301), 5, List.of(new Operation.SetAdd("k:a", "m")));
-        byte[] redelivery = CommandCodec.encodeRedelivery(List.of(CommandCodec.encode(EVERY_OPERATION), CommandCodec.encode(next)));
+        byte[] list = CommandCodec.encodeCommands(List.of(CommandCodec.encode(EVERY_OPERATION), CommandCodec.encode(next)));
 
-        assertThat(CommandCodec.isRedelivery(redelivery)).isTrue();
-        assertThat(CommandCodec.isRedelivery(CommandCodec.encode(next))).isFalse();
-        assertThat(CommandCodec.isAppliedQuery(redelivery)).isFalse();
-        assertThat(CommandCodec.decodeRedelivery(redelivery)).containsExactly(EVERY_OPERATION, next);
-        assertThatThrownBy(() -> CommandCodec.decodeRedelivery(java.util.Arrays.copyOf(redelivery, redelivery.length - 1)))
+        assertThat(CommandCodec.kind(list)).isEqualTo(CommandCodec.COMMANDS);
+        assertThat(CommandCodec.kind(CommandCodec.encode(next))).isEqualTo(CommandCodec.FORMAT_VERSION);
+        assertThat(CommandCodec.decodeCommands(list)).containsExactly(EVERY_OPERATION, next);
+        assertThatThrownBy(() -> CommandCodec.decodeCommands(java.util.Arrays.copyOf(list, list.length - 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CommandCodec.decodeCommands(CommandCodec.encode(next)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void report_roundTripsItsVectorAndLogStarts() {
+        AppliedReport report = new AppliedReport("ea-1", "ea-1~mi3k2x1c", true,
+                Map.of("ea-1~mi3k2x1c", 42L, "op-1~mi3k0000", 7L), Map.of("op-1~mi3k0000", 3L));
+
+        AppliedReport decoded = CommandCodec.decodeReport(CommandCodec.encodeReport(report));
+
+        assertThat(decoded).isEqualTo(report);
+        assertThat(decoded.logFrom("op-1~mi3k0000")).isEqualTo(3);
+        assertThat(decoded.logFrom("ea-1~mi3k2x1c")).as("no log: nothing below applied + 1").isEqualTo(43);
+        assertThat(decoded.applied("unknown")).isZero();
+    }
+
+    @Test
+    void pull_roundTrips() {
+        CommandCodec.Pull pull = new CommandCodec.Pull("ea-2~mi3k2x1c", 10, 521);
+
+        assertThat(CommandCodec.decodePull(CommandCodec.encodePull(pull))).isEqualTo(pull);
+        assertThatThrownBy(() -> CommandCodec.decodeReport(CommandCodec.encodePull(pull)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -66,9 +90,10 @@ class CommandCodecTest {
         CommandId id = new CommandId("op-2", 1_000_000_007L);
         byte[] query = CommandCodec.encodeAppliedQuery(id);
 
-        assertThat(CommandCodec.isAppliedQuery(query)).isTrue();
-        assertThat(CommandCodec.isAppliedQuery(CommandCodec.encode(EVERY_OPERATION))).isFalse();
+        assertThat(CommandCodec.kind(query)).isEqualTo(CommandCodec.APPLIED_QUERY);
         assertThat(CommandCodec.decodeAppliedQuery(query)).isEqualTo(id);
+        assertThatThrownBy(() -> CommandCodec.decodeAppliedQuery(CommandCodec.encode(EVERY_OPERATION)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -78,6 +103,20 @@ class CommandCodecTest {
         assertThat(id.toString()).isEqualTo("42@10.0.0.1:7800");
         assertThat(CommandId.parse(id.toString())).isEqualTo(id);
         assertThatThrownBy(() -> CommandId.parse("ea-1")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void commandId_ofAnIncarnation_namesItsReplicaAndEpoch() {
+        String origin = CommandId.incarnation("10.0.0.1:7800", 1_767_225_600_000L);
+        CommandId id = new CommandId(origin, 7);
+
+        assertThat(origin).isEqualTo("10.0.0.1:7800~" + Long.toString(1_767_225_600_000L, 36));
+        assertThat(id.replicaId()).isEqualTo("10.0.0.1:7800");
+        assertThat(CommandId.epochOf(origin)).isEqualTo(1_767_225_600_000L);
+        assertThat(CommandId.parse(id.toString())).isEqualTo(id);
+        assertThat(new CommandId("ea-1", 1).replicaId()).isEqualTo("ea-1");
+        assertThatThrownBy(() -> new CommandId("ea-1~", 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new CommandId("ea-1~X", 1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -12,13 +12,13 @@ import redis.clients.jedis.JedisPool;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
 import static eu.vpki.common.replication.RedisStateMachine.ApplyOutcome.APPLIED;
 import static eu.vpki.common.replication.RedisStateMachine.ApplyOutcome.DUPLICATE;
+import static eu.vpki.common.replication.RedisStateMachine.ApplyOutcome.GAP;
 import static eu.vpki.common.replication.RedisStateMachine.ApplyOutcome.REJECTED;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,11 +31,13 @@ class RedisStateMachineTest {
 
     private JedisPool pool;
     private RedisStateMachine stateMachine;
+    private CommandLog log;
 
     @BeforeEach
     void connect() {
         pool = REDIS.fixture().newPool();
         stateMachine = new RedisStateMachine(pool, KEYSPACE);
+        log = new CommandLog(pool, KEYSPACE);
     }
 
     @AfterEach
@@ -69,30 +71,105 @@ class RedisStateMachineTest {
 
     @Test
     void apply_olderSeqOfAnOrigin_isSkipped() {
-        stateMachine.apply(List.of(command("a", 5, new Operation.Put("t:idx:k", "five"))));
+        for (long seq = 1; seq <= 5; seq++) {
+            stateMachine.apply(List.of(command("a", seq, new Operation.Put("t:idx:k", "v" + seq))));
+        }
 
         assertThat(stateMachine.apply(List.of(command("a", 4, new Operation.Put("t:idx:k", "four")))))
                 .containsExactly(DUPLICATE);
         try (Jedis jedis = pool.getResource()) {
-            assertThat(jedis.get("t:idx:k")).isEqualTo("five");
+            assertThat(jedis.get("t:idx:k")).isEqualTo("v5");
+        }
+    }
+
+    @Test
+    void apply_commandWhosePredecessorIsMissing_isAGapAndWritesNothing() {
+        stateMachine.apply(List.of(command("a", 1, new Operation.Put("t:idx:one", "1"))));
+
+        assertThat(stateMachine.apply(List.of(command("a", 3, new Operation.Put("t:idx:three", "3")),
+                command("b", 2, new Operation.Put("t:idx:b2", "2"))))).containsExactly(GAP, GAP);
+
+        try (Jedis jedis = pool.getResource()) {
+            assertThat(jedis.exists("t:idx:three")).isFalse();
+            assertThat(jedis.exists("t:idx:b2")).isFalse();
+        }
+        assertThat(stateMachine.appliedSeqs()).isEqualTo(Map.of("a", 1L));
+        assertThat(log.first("a")).isEqualTo(1);
+        assertThat(log.first("b")).isZero();
+    }
+
+    @Test
+    void apply_logsEachCommandAsEncoded_forPeersThatLackIt() {
+        Command first = command("a", 1, new Operation.Put("t:idx:one", "1"));
+        Command rejected = command("a", 2, new Operation.SetAdd("t:idx:one", "not a set"));
+        Command third = command("a", 3, new Operation.PutIfNewer("t:rec:r", 1, Map.of("f", "Grüße")));
+        stateMachine.apply(List.of(first, rejected, third));
+
+        assertThat(log.read("a", 1, 3, 10, 1 << 20)).extracting(CommandCodec::decode).containsExactly(first, rejected, third);
+        assertThat(log.read("a", 2, 9, 1, 1 << 20)).extracting(CommandCodec::decode).containsExactly(rejected);
+        assertThat(log.read("a", 1, 3, 10, 1)).as("past the first, at most about maxBytes").hasSize(1);
+
+        log.trimThrough("a", 2);
+
+        assertThat(log.first("a")).isEqualTo(3);
+        assertThat(log.read("a", 1, 3, 10, 1 << 20)).extracting(CommandCodec::decode).containsExactly(third);
+    }
+
+    @Test
+    void terminalPut_winsOverEveryNonTerminalWrite_inAnyOrder() {
+        Operation revoked = new Operation.PutIfNewer("t:rec:s", 5, Map.of("status", "REVOKED"), true);
+        Operation laterChange = new Operation.PutIfNewer("t:rec:s", 9, Map.of("status", "ACTIVE", "p", "new"));
+        Operation laterDelete = new Operation.DeleteIfNewer("t:rec:s", 10);
+        Operation earlierRevocation = new Operation.PutIfNewer("t:rec:s", 4, Map.of("status", "REVOKED", "by", "b"), true);
+        List<Command> commands = List.of(command("a", 1, revoked), command("b", 1, laterChange), command("c", 1, laterDelete),
+                command("d", 1, earlierRevocation));
+        List<String> digests = new ArrayList<>();
+        for (List<Command> order : List.of(commands, List.of(commands.get(1), commands.get(2), commands.get(3), commands.get(0)),
+                List.of(commands.get(2), commands.get(0), commands.get(1), commands.get(3)))) {
+            REDIS.fixture().flushAll();
+            order.forEach(command -> stateMachine.apply(List.of(command)));
+
+            assertThat(StoredRecord.from(hash("t:rec:s"))).hasValueSatisfying(record -> {
+                assertThat(record.terminal()).isTrue();
+                assertThat(record.deleted()).isFalse();
+                assertThat(record.version()).as("among terminal writes the higher version wins").isEqualTo(5);
+                assertThat(record.fields()).isEqualTo(Map.of("status", "REVOKED"));
+            });
+            digests.add(stateMachine.digest());
+        }
+        assertThat(digests).containsOnly(digests.get(0));
+    }
+
+    @Test
+    void padded_printsAsciiDigitsWhateverTheDefaultLocale() {
+        java.util.Locale before = java.util.Locale.getDefault(java.util.Locale.Category.FORMAT);
+        try {
+            java.util.Locale.setDefault(java.util.Locale.Category.FORMAT, java.util.Locale.forLanguageTag("ar-EG-u-nu-arab"));
+            assertThat(String.format("%019d", 42L)).as("the trap: String.format prints this locale's digits")
+                    .isNotEqualTo("0000000000000000042");
+
+            assertThat(RedisStateMachine.padded(42)).isEqualTo("0000000000000000042");
+            assertThat(RedisStateMachine.padded(Long.MAX_VALUE)).isEqualTo("9223372036854775807");
+            assertThat(RedisStateMachine.padded(0)).isEqualTo("0000000000000000000");
+        } finally {
+            java.util.Locale.setDefault(java.util.Locale.Category.FORMAT, before);
         }
     }
 
     @Test
     void putIfNewer_winnerIsIndependentOfOrder() {
-        List<Command> commands = List.of(
-                command("a", 1, new Operation.PutIfNewer("t:rec:r", 3, Map.of("v", "a3"))),
-                command("b", 1, new Operation.PutIfNewer("t:rec:r", 3, Map.of("v", "b3"))),
-                command("c", 1, new Operation.PutIfNewer("t:rec:r", 2, Map.of("v", "c2"))),
-                command("a", 2, new Operation.DeleteIfNewer("t:rec:r", 1)),
-                command("c", 2, new Operation.PutIfNewer("t:rec:r", 1, Map.of("v", "c1"))));
+        List<List<Command>> origins = List.of(
+                List.of(command("a", 1, new Operation.PutIfNewer("t:rec:r", 3, Map.of("v", "a3"))),
+                        command("a", 2, new Operation.DeleteIfNewer("t:rec:r", 1))),
+                List.of(command("b", 1, new Operation.PutIfNewer("t:rec:r", 3, Map.of("v", "b3")))),
+                List.of(command("c", 1, new Operation.PutIfNewer("t:rec:r", 2, Map.of("v", "c2"))),
+                        command("c", 2, new Operation.PutIfNewer("t:rec:r", 1, Map.of("v", "c1")))));
         Random random = new Random(7);
         List<String> digests = new ArrayList<>();
         for (int round = 0; round < 6; round++) {
-            List<Command> shuffled = new ArrayList<>(commands);
-            Collections.shuffle(shuffled, random);
+            List<Command> shuffled = interleaving(origins, random);
             REDIS.fixture().flushAll();
-            shuffled.forEach(command -> stateMachine.apply(List.of(command)));
+            shuffled.forEach(command -> assertThat(stateMachine.apply(List.of(command))).containsExactly(APPLIED));
 
             assertThat(StoredRecord.from(hash("t:rec:r"))).hasValueSatisfying(record -> {
                 assertThat(record.version()).isEqualTo(3);
@@ -102,6 +179,20 @@ class RedisStateMachineTest {
             digests.add(stateMachine.digest());
         }
         assertThat(digests).containsOnly(digests.get(0));
+    }
+
+    /** A random interleaving of the origins' commands that keeps each origin's order (as FIFO delivery does). */
+    private static List<Command> interleaving(List<List<Command>> origins, Random random) {
+        List<java.util.Deque<Command>> queues = new ArrayList<>();
+        origins.forEach(commands -> queues.add(new java.util.ArrayDeque<>(commands)));
+        List<Command> order = new ArrayList<>();
+        while (queues.stream().anyMatch(queue -> !queue.isEmpty())) {
+            java.util.Deque<Command> queue = queues.get(random.nextInt(queues.size()));
+            if (!queue.isEmpty()) {
+                order.add(queue.poll());
+            }
+        }
+        return order;
     }
 
     @Test
@@ -142,7 +233,7 @@ class RedisStateMachineTest {
         stateMachine.apply(List.of(
                 command("a", 1, new Operation.PutIfNewer("t:rec:1", 1, Map.of("f", "v"))),
                 command("a", 2, new Operation.SetAdd("t:set:s", "m1"), new Operation.SetAdd("t:set:s", "m2")),
-                command("b", 9, new Operation.Put("t:idx:x", "1"))));
+                command("b", 1, new Operation.Put("t:idx:x", "1"))));
         try (Jedis jedis = pool.getResource()) {
             jedis.set("unmanaged", "kept");
         }
@@ -154,7 +245,8 @@ class RedisStateMachineTest {
         stateMachine.restore(new ByteArrayInputStream(snapshot.toByteArray()));
 
         assertThat(stateMachine.digest()).isEqualTo(digest);
-        assertThat(stateMachine.appliedSeqs()).isEqualTo(Map.of("a", 2L, "b", 9L));
+        assertThat(stateMachine.appliedSeqs()).isEqualTo(Map.of("a", 2L, "b", 1L));
+        assertThat(log.first("c")).as("the command log is this replica's own: a restore keeps it").isEqualTo(1);
         try (Jedis jedis = pool.getResource()) {
             assertThat(jedis.exists("t:idx:stale")).isFalse();
             assertThat(jedis.get("unmanaged")).isEqualTo("kept");

@@ -10,6 +10,7 @@ import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.fleet.FleetKeys;
 import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.replication.Replica;
+import eu.vpki.common.replication.ReplicaStatus;
 import eu.vpki.ea.core.AuthorizationAuthorityDirectory;
 import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EaIdentity;
@@ -19,6 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import redis.clients.jedis.JedisPool;
@@ -67,8 +71,21 @@ public class EaConfiguration {
     }
 
     @Bean
-    FleetState fleetState(JedisPool redis) {
-        return new FleetState(redis);
+    FleetState fleetState(JedisPool redis, Replica replica) {
+        return new FleetState(redis, replica::status);
+    }
+
+    /**
+     * {@code /actuator/health} component {@code replication}: UP while the replica serves, else
+     * OUT_OF_SERVICE (HTTP 503, so a load balancer stops sending here) with the replica's state and why.
+     * TODO(#22): move into the shared service shell once it exists.
+     */
+    @Bean
+    HealthIndicator replicationHealthIndicator(Replica replica) {
+        return () -> {
+            ReplicaStatus status = replica.status();
+            return Health.status(status.serving() ? Status.UP : Status.OUT_OF_SERVICE).withDetails(status.details()).build();
+        };
     }
 
     @Bean

@@ -87,7 +87,7 @@ public final class EnrolmentBenchmark {
             members.add(new ClusterMember(config, redis.get(i), PKI, CLOCK).connect());
         }
         try {
-            while (members.stream().anyMatch(m -> m.replica.viewSize() != 3)) {
+            while (members.stream().anyMatch(m -> m.replica.viewSize() != 3 || !m.replica.status().serving())) {
                 Thread.onSpinWait();
             }
             // stations: registered in batches of 1000 through the first replica

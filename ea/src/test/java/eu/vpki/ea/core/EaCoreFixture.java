@@ -38,7 +38,7 @@ final class EaCoreFixture implements AutoCloseable {
     EaCoreFixture(RedisFixture redis) {
         pool = redis.newPool();
         replica = TestReplicas.single(pool, clock, registry);
-        fleet = new FleetState(pool);
+        fleet = new FleetState(pool, replica::status);
         SecureRandom random = new SecureRandom();
         enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, registry);
         validation = new AuthorizationValidationService(identity, fleet,

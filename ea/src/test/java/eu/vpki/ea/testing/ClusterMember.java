@@ -44,7 +44,7 @@ public final class ClusterMember implements AutoCloseable {
         this.id = config.replicaId();
         this.pool = redis.newPool();
         this.replica = new Replica(config, FleetKeys.KEYSPACE, pool, clock, registry);
-        this.fleet = new FleetState(pool);
+        this.fleet = new FleetState(pool, replica::status);
         SecureRandom random = new SecureRandom();
         EaIdentity identity = new EaIdentity(pki.ea, pki.eaSigner(), pki.eaEncKey);
         this.enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, registry);

@@ -21,12 +21,13 @@ public record ReplicationProperties(
         String dnsQuery,
         String s3Bucket,
         String s3Region,
-        @DefaultValue("1") int expectedMembers,
+        Integer expectedMembers,
         @DefaultValue("5s") Duration replyTimeout,
         @DefaultValue("60s") Duration stateTransferTimeout,
         @DefaultValue("2s") Duration joinTimeout,
         @DefaultValue("20s") Duration failureDetectionTimeout,
-        @DefaultValue("2ms") Duration applyGrouping) {
+        @DefaultValue("2ms") Duration applyGrouping,
+        @DefaultValue("500ms") Duration statusInterval) {
 
     /** The library configuration; throws IllegalArgumentException naming the key on bad values. */
     public ReplicationConfig toConfig() {
@@ -37,8 +38,20 @@ public record ReplicationProperties(
             default -> throw new IllegalArgumentException("vpki.replication.discovery must be TCPPING, DNS_PING or S3_PING, got " + discovery);
         };
         String id = replicaId == null || replicaId.isBlank() ? bindAddress + ":" + bindPort : replicaId;
-        return new ReplicationConfig(clusterName, id, order, propagation, bindAddress, bindPort, d, expectedMembers,
+        return new ReplicationConfig(clusterName, id, order, propagation, bindAddress, bindPort, d, members(d),
                 new ReplicationConfig.Timeouts(replyTimeout, stateTransferTimeout, joinTimeout, failureDetectionTimeout),
-                applyGrouping);
+                applyGrouping, statusInterval);
+    }
+
+    /** {@code expected-members}; with TCPPING it defaults to the number of hosts {@code initial-hosts} lists. */
+    private int members(ReplicationConfig.Discovery discovery) {
+        if (expectedMembers != null) {
+            return expectedMembers;
+        }
+        if (discovery instanceof ReplicationConfig.Discovery.TcpPing tcp) {
+            return ReplicationConfig.membersListed(tcp.initialHosts());
+        }
+        throw new IllegalArgumentException("vpki.replication.expected-members must be set with discovery " + this.discovery
+                + ": the replica count decides what a majority is");
     }
 }

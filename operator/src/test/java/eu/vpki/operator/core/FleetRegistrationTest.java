@@ -57,7 +57,7 @@ class FleetRegistrationTest {
                 new ReplicationConfig.Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofMillis(300), Duration.ofSeconds(5))),
                 FleetKeys.KEYSPACE, pool, clock, registry);
         replica.connect();
-        fleet = new FleetState(pool);
+        fleet = new FleetState(pool, replica::status);
         OperatorSettings settings = new OperatorSettings(3, Duration.ofMillis(200), Duration.ofSeconds(5));
         ReadYourWrites rw = new ReadYourWrites(replica, settings);
         VersionClock versions = new VersionClock(clock);
@@ -83,7 +83,7 @@ class FleetRegistrationTest {
                 station("B", EtsiCurve.BRAINPOOL_P256R1), station("C", EtsiCurve.BRAINPOOL_P384R1))));
 
         assertThat(result.canonicalIds()).containsExactly("A", "B", "C");
-        assertThat(result.version()).endsWith("@op-1");
+        assertThat(result.version()).isEqualTo("1@" + replica.origin()).contains("@op-1~");
         assertThat(registry.get("vpki.replication.commands").tag("outcome", "applied").counter().count()).isEqualTo(1);
         assertThat(fleet.fleet("op-1")).containsExactly("A", "B", "C");
         assertThat(fleet.station("C").orElseThrow().canonicalKey().curve()).isEqualTo(EtsiCurve.BRAINPOOL_P384R1);

@@ -1,0 +1,426 @@
+package eu.vpki.common.replication;
+
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.MergeView;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.SuspectedException;
+import org.jgroups.UnreachableException;
+import org.jgroups.View;
+import org.jgroups.blocks.MessageDispatcher;
+import org.jgroups.blocks.RequestHandler;
+import org.jgroups.blocks.RequestOptions;
+import org.jgroups.blocks.Response;
+import org.jgroups.blocks.ResponseMode;
+import org.jgroups.util.Rsp;
+import org.jgroups.util.RspList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * One incarnation of a replica in the group, from joining to leaving: the JGroups channel, the
+ * applier, the anti-entropy, and the origin ({@link CommandId}) that numbers this incarnation's
+ * commands from 1. A replica whose Redis failed leaves and later joins again as a new membership
+ * (new origin), so nothing of a half-failed incarnation is reused.
+ *
+ * <p>Joining fetches no state: the replica keeps its own Redis (state, applied table, command log)
+ * and the anti-entropy fetches from peers' logs what it lacks, while peers fetch from its log what
+ * they lack. Threads: JGroups threads decode and enqueue; the submitting thread numbers and sends
+ * under {@link #sendLock}; pulls are served on the replica's server thread.
+ */
+final class Membership implements AntiEntropy.Peers, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Membership.class);
+
+    private final ReplicationConfig config;
+    private final RedisStateMachine stateMachine;
+    private final CommandLog commandLog;
+    private final Clock clock;
+    private final ReplicationMetrics metrics;
+    private final Executor server;
+    private final Runnable onViewChange;
+    private final String origin;
+    private final AppliedWatermarks watermarks = new AppliedWatermarks();
+    private final Applier applier;
+    private final AntiEntropy antiEntropy;
+    private final AtomicLong lastSeq = new AtomicLong();
+    private final Object sendLock = new Object();
+    private volatile View view;
+    private volatile boolean closed;
+    private JChannel channel;
+    private MessageDispatcher dispatcher;
+
+    /**
+     * @param server       runs pulls that peers ask for (Redis reads)
+     * @param onViewChange called (on a JGroups thread) after each view change
+     * @param onFailure    called on the applier thread when this replica's Redis failed
+     */
+    Membership(ReplicationConfig config, String origin, RedisStateMachine stateMachine, CommandLog commandLog, Clock clock,
+               ReplicationMetrics metrics, Executor server, Runnable onViewChange,
+               Consumer<RuntimeException> onFailure) {
+        this.config = config;
+        this.origin = origin;
+        this.stateMachine = stateMachine;
+        this.commandLog = commandLog;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.server = server;
+        this.onViewChange = onViewChange;
+        this.applier = new Applier(origin, config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, onFailure);
+        this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, this, metrics);
+    }
+
+    /** Joins the group with what this replica's Redis holds; blocks until joined. */
+    void join() throws Exception {
+        watermarks.advanceAll(stateMachine.appliedSeqs());
+        channel = new JChannel(JGroupsStack.configure(config)).name(config.replicaId());
+        dispatcher = new MessageDispatcher(channel, new Handler()).setReceiver(new Membership.Views()).asyncDispatching(true);
+        channel.connect(config.clusterName());
+        antiEntropy.start(channel.getAddress(), channel.getView());
+        applier.start();
+    }
+
+    String origin() {
+        return origin;
+    }
+
+    AppliedWatermarks watermarks() {
+        return watermarks;
+    }
+
+    Applier applier() {
+        return applier;
+    }
+
+    AntiEntropy antiEntropy() {
+        return antiEntropy;
+    }
+
+    JChannel channel() {
+        return channel;
+    }
+
+    int viewSize() {
+        View current = view;
+        return closed || current == null ? 0 : current.size();
+    }
+
+    /**
+     * Numbers, encodes and broadcasts, under {@link #sendLock}: one origin's sequence numbers must reach
+     * JGroups in order (SEQUENCER and NAKACK2 keep the order they are handed). {@code refusal} is checked
+     * again under the lock. If JGroups refuses the message, the number is spent and nobody holds that
+     * command, so every later command of this origin would wait for it forever: this membership then
+     * fails (via {@code failed}) and the replica rejoins as a new origin.
+     */
+    void send(List<Operation> operations, CompletableFuture<Acknowledgement> result, Executor completer,
+              Supplier<ReplicationException> refusal, Consumer<RuntimeException> failed) {
+        synchronized (sendLock) {
+            ReplicationException refused = refusal.get();
+            if (refused != null) {
+                completeExceptionally(result, refused, completer);
+                return;
+            }
+            Command command = new Command(new CommandId(origin, lastSeq.incrementAndGet()), clock.millis(), operations);
+            try {
+                cast(command, result, completer);
+            } catch (Exception e) {
+                completeExceptionally(result, outcomeUnknown(command, e), completer);
+                failed.accept(new ReplicationException(ReplicationException.Code.NOT_CONNECTED,
+                        "could not send " + command.id() + "; rejoining as a new origin", e));
+            }
+        }
+    }
+
+    private void cast(Command command, CompletableFuture<Acknowledgement> result, Executor completer) throws Exception {
+        Message message = new BytesMessage(null, CommandCodec.encode(command));
+        long timeoutMillis = config.timeouts().reply().toMillis();
+        if (config.propagation() == ReplicationConfig.Propagation.SYNC) {
+            RequestOptions options = new RequestOptions(ResponseMode.GET_ALL, phaseTimeoutMillis());
+            dispatcher.<Object>castMessageWithFuture(null, message, options)
+                    .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
+                    .whenComplete((responses, error) -> completeSync(result, command, responses, error, completer));
+        } else {
+            CompletableFuture<Void> appliedHere = watermarks.whenApplied(command.id());
+            dispatcher.castMessage(null, message, new RequestOptions(ResponseMode.GET_NONE, timeoutMillis));
+            appliedHere.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((done, error) -> {
+                if (error == null) {
+                    complete(result, new Acknowledgement(command.id(), 1), completer);
+                } else {
+                    completeExceptionally(result, outcomeUnknown(command, error), completer);
+                }
+            });
+        }
+    }
+
+    /**
+     * Phase 1 answers (GET_ALL) are in {@code responses}, or {@code error} if they did not all arrive in
+     * half the reply timeout. A member answers {@code true} once it applied the command, or {@code false}
+     * at once if it holds the command back because it lacks an earlier one of this origin (it is
+     * catching up and serves nothing meanwhile). Members that did not confirm and are still in the view
+     * are asked directly whether they applied it (phase 2). The acknowledgement needs a majority of the
+     * expected members.
+     */
+    private void completeSync(CompletableFuture<Acknowledgement> result, Command command,
+                              RspList<Object> responses, Throwable error, Executor completer) {
+        int confirmed = 0;
+        List<Address> unconfirmed = new ArrayList<>();
+        if (error != null) {
+            if (!(unwrap(error) instanceof TimeoutException)) {
+                completeExceptionally(result, outcomeUnknown(command, error), completer);
+                return;
+            }
+            View current = view;
+            if (current != null) {
+                unconfirmed.addAll(current.getMembers());
+            }
+        } else {
+            for (Map.Entry<Address, Rsp<Object>> entry : responses.entrySet()) {
+                Rsp<Object> response = entry.getValue();
+                if (response.hasException()) {
+                    if (entry.getKey().equals(channel.getAddress())) {
+                        completeExceptionally(result, new ReplicationException(ReplicationException.Code.APPLY_FAILED,
+                                command.id() + " could not be applied here", response.getException()), completer);
+                        return;
+                    }
+                    // that member's Redis failed: it leaves the group and rejoins once its Redis answers
+                    log.warn("{} failed to apply {}: {}", entry.getKey(), command.id(), response.getException().toString());
+                } else if (response.wasReceived() && Boolean.TRUE.equals(response.getValue())) {
+                    confirmed++;
+                } else if (response.wasReceived() || (!response.wasSuspected() && !response.wasUnreachable())) {
+                    unconfirmed.add(entry.getKey());
+                }
+            }
+        }
+        if (unconfirmed.isEmpty()) {
+            acknowledgeIfMajority(result, command, confirmed, completer);
+            return;
+        }
+        int confirmedFirst = confirmed;
+        confirmApplied(command.id(), unconfirmed).whenComplete((more, failure) -> {
+            if (failure != null) {
+                completeExceptionally(result, outcomeUnknown(command, failure), completer);
+            } else {
+                acknowledgeIfMajority(result, command, confirmedFirst + more, completer);
+            }
+        });
+    }
+
+    private void acknowledgeIfMajority(CompletableFuture<Acknowledgement> result, Command command, int confirmed,
+                                       Executor completer) {
+        if (config.isMajority(confirmed)) {
+            complete(result, new Acknowledgement(command.id(), confirmed), completer);
+        } else {
+            completeExceptionally(result, new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+                    command.id() + " confirmed by only " + confirmed + " of " + config.expectedMembers()
+                            + " expected members"), completer);
+        }
+    }
+
+    /** Asks each of {@code members} whether it applied {@code id}; completes with how many did (members gone count 0). */
+    private CompletableFuture<Integer> confirmApplied(CommandId id, List<Address> members) {
+        RequestOptions options = new RequestOptions(ResponseMode.GET_FIRST, phaseTimeoutMillis());
+        List<CompletableFuture<Integer>> answers = new ArrayList<>(members.size());
+        for (Address member : members) {
+            try {
+                CompletableFuture<Object> answer = dispatcher.sendMessageWithFuture(
+                        new BytesMessage(member, CommandCodec.encodeAppliedQuery(id)), options);
+                answers.add(answer.orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS).handle((applied, failure) -> {
+                    if (failure == null) {
+                        return Boolean.TRUE.equals(applied) ? 1 : 0;
+                    }
+                    Throwable cause = unwrap(failure);
+                    // gone, or did not apply it within the phase: not confirmed (the outcome there is unknown)
+                    if (cause instanceof SuspectedException || cause instanceof UnreachableException
+                            || cause instanceof TimeoutException) {
+                        return 0;
+                    }
+                    throw new CompletionException(cause);
+                }));
+            } catch (Exception e) {
+                answers.add(CompletableFuture.completedFuture(0));
+            }
+        }
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
+                .thenApply(done -> answers.stream().mapToInt(CompletableFuture::join).sum());
+    }
+
+    private long phaseTimeoutMillis() {
+        return Math.max(1, config.timeouts().reply().toMillis() / 2);
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private ReplicationException outcomeUnknown(Command command, Throwable cause) {
+        Throwable root = unwrap(cause);
+        if (root instanceof ReplicationException replication) {
+            return replication;
+        }
+        return new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+                command.id() + " not confirmed within " + config.timeouts().reply() + "; retry idempotently", root);
+    }
+
+    static void complete(CompletableFuture<Acknowledgement> result, Acknowledgement ack, Executor completer) {
+        try {
+            completer.execute(() -> result.complete(ack));
+        } catch (RejectedExecutionException e) {
+            result.complete(ack);
+        }
+    }
+
+    static void completeExceptionally(CompletableFuture<Acknowledgement> result, ReplicationException error,
+                                      Executor completer) {
+        try {
+            completer.execute(() -> result.completeExceptionally(error));
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(error);
+        }
+    }
+
+    @Override
+    public void broadcast(byte[] report) {
+        if (closed) {
+            return;
+        }
+        try {
+            dispatcher.castMessage(null, new BytesMessage(null, report),
+                    new RequestOptions(ResponseMode.GET_NONE, 0).flags(Message.Flag.OOB));
+        } catch (Exception e) {
+            log.debug("report not sent: {}", e.toString());
+        }
+    }
+
+    @Override
+    public CompletableFuture<byte[]> pull(Address peer, byte[] request) {
+        try {
+            return dispatcher.<byte[]>sendMessageWithFuture(new BytesMessage(peer, request),
+                            new RequestOptions(ResponseMode.GET_FIRST, config.timeouts().reply().toMillis()).flags(Message.Flag.OOB))
+                    .orTimeout(config.timeouts().reply().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public void fetchState(Address provider) throws Exception {
+        channel.getState(provider, config.timeouts().stateTransfer().toMillis());
+    }
+
+    /** Leaves the group and stops the applier; waiting readers fail with {@code cause}. Idempotent. */
+    void close(RuntimeException cause) {
+        closed = true;
+        if (dispatcher != null) {
+            dispatcher.stop();
+        }
+        if (channel != null) {
+            channel.close();
+        }
+        applier.stop();
+        watermarks.failAll(cause);
+    }
+
+    @Override
+    public void close() {
+        close(new ReplicationException(ReplicationException.Code.NOT_CONNECTED, "replica " + config.replicaId() + " closed"));
+    }
+
+    /** Decodes delivered messages and hands them on; never blocks. */
+    private final class Handler implements RequestHandler {
+        @Override
+        public Object handle(Message message) {
+            accept(message, null);
+            return null;
+        }
+
+        @Override
+        public void handle(Message message, Response response) {
+            accept(message, response);
+        }
+
+        private void accept(Message message, Response response) {
+            byte[] payload = message.getArray();
+            switch (CommandCodec.kind(payload)) {
+                case CommandCodec.FORMAT_VERSION -> applier.deliver(CommandCodec.decode(payload), response);
+                case CommandCodec.APPLIED_QUERY -> {
+                    if (response != null) {
+                        watermarks.whenApplied(CommandCodec.decodeAppliedQuery(payload))
+                                .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
+                                .whenComplete((applied, failure) -> response.send(failure == null, false));
+                    }
+                }
+                case CommandCodec.REPORT -> antiEntropy.reportReceived(message.getSrc(), CommandCodec.decodeReport(payload));
+                case CommandCodec.PULL -> {
+                    if (response != null) {
+                        servePull(CommandCodec.decodePull(payload), response);
+                    }
+                }
+                default -> log.warn("ignored a message of unknown kind {} from {}", CommandCodec.kind(payload), message.getSrc());
+            }
+        }
+    }
+
+    private void servePull(CommandCodec.Pull pull, Response response) {
+        try {
+            server.execute(() -> {
+                try {
+                    List<byte[]> commands = commandLog.read(pull.origin(), pull.from(), pull.to(),
+                            AntiEntropy.PULL_COMMANDS, AntiEntropy.PULL_BYTES);
+                    response.send(CommandCodec.encodeCommands(commands), false);
+                } catch (RuntimeException e) {
+                    response.send(e, true);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            response.send(e, true);
+        }
+    }
+
+    /** Views and snapshots. */
+    private final class Views implements Receiver {
+        @Override
+        public void viewAccepted(View newView) {
+            View previous = view;
+            view = newView;
+            boolean merge = newView instanceof MergeView;
+            log.info("replica {} ({}) view {}{}", config.replicaId(), origin, newView, merge ? " (merge)" : "");
+            antiEntropy.viewChanged(newView, merge);
+            if (previous != null) {
+                onViewChange.run();
+            }
+        }
+
+        @Override
+        public void getState(OutputStream output) throws Exception {
+            applier.whilePaused(config.timeouts().stateTransfer(), false, () -> stateMachine.writeSnapshot(output));
+        }
+
+        @Override
+        public void setState(InputStream input) throws Exception {
+            applier.whilePaused(config.timeouts().stateTransfer(), true, () -> stateMachine.restore(input));
+        }
+    }
+}

@@ -1,0 +1,375 @@
+package eu.vpki.common.replication;
+
+import eu.vpki.common.replication.ReplicationConfig.Order;
+import eu.vpki.common.replication.ReplicationConfig.Propagation;
+import eu.vpki.common.testing.RedisFixture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import redis.clients.jedis.Jedis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Faults of issue #21 reproduced in one JVM: three replicas, each with its own redis-server, with
+ * restarts, partitions and a sequencer crash made with JGroups' DISCARD. Each test names the fault
+ * and what must hold afterwards: no acknowledged write lost, one state everywhere.
+ */
+class ReplicaFaultTest {
+
+    private static final List<RedisFixture> REDIS = new ArrayList<>();
+    private TestCluster cluster;
+
+    @BeforeAll
+    static void startRedis() {
+        for (int i = 0; i < 3; i++) {
+            REDIS.add(RedisFixture.start());
+        }
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        REDIS.forEach(RedisFixture::stop);
+    }
+
+    @BeforeEach
+    void freshState() {
+        REDIS.forEach(RedisFixture::flushAll);
+    }
+
+    @AfterEach
+    void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static List<Operation> put(String key) {
+        return List.of(new Operation.Put(key, "1"));
+    }
+
+    private void awaitEverywhere(List<String> keys, Integer... members) {
+        await().atMost(TestCluster.CONVERGENCE).untilAsserted(() -> {
+            for (int member : members) {
+                for (String key : keys) {
+                    assertThat(cluster.member(member).exists(key)).as("%s at r%d", key, member).isTrue();
+                }
+            }
+        });
+    }
+
+    /**
+     * Full-group restart with the stalest replica first: c stops, a and b acknowledge more writes,
+     * a and b stop, c starts first, then a and b. Every acknowledged write must still be everywhere
+     * (today's code: the joiners load the first starter's stale snapshot and lose them).
+     */
+    @ParameterizedTest
+    @EnumSource(Order.class)
+    void fullRestart_stalestReplicaFirst_losesNoAcknowledgedWrite(Order order) {
+        cluster = new TestCluster(REDIS, order, Propagation.SYNC);
+        cluster.start(0);
+        cluster.start(1);
+        cluster.start(2);
+        cluster.awaitServing(0, 1, 2);
+        List<String> acknowledged = new ArrayList<>();
+        cluster.member(0).replica().submit(put("t:idx:before")).join();
+        acknowledged.add("t:idx:before");
+
+        cluster.member(2).stop();
+        cluster.awaitViewSize(2, 0, 1);
+        cluster.awaitServing(0, 1);
+        for (int i = 0; i < 20; i++) {
+            String key = "t:idx:while-c-was-down-" + i;
+            cluster.member(i % 2).replica().submit(put(key)).join();
+            acknowledged.add(key);
+        }
+        cluster.member(0).stop();
+        cluster.member(1).stop();
+
+        cluster.start(2);
+        assertThat(cluster.member(2).replica().status().serving()).as("alone: a minority").isFalse();
+        cluster.start(0);
+        cluster.start(1);
+        cluster.awaitServing(0, 1, 2);
+
+        awaitEverywhere(acknowledged, 0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+    }
+
+    /**
+     * ASYNC: c is cut off; before failure detection shrinks its view it still acknowledges a write,
+     * while a acknowledges one on the majority side. After the heal both writes must be everywhere
+     * (today's code: c reloads the majority's state and loses its own).
+     */
+    @Test
+    void partition_writesAcknowledgedOnBothSides_surviveTheHeal() {
+        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
+        cluster.start(0);
+        cluster.start(1);
+        cluster.start(2);
+        cluster.awaitServing(0, 1, 2);
+
+        cluster.partition(Set.of(2));
+        cluster.member(2).replica().submit(put("t:idx:minority-side")).join();
+        cluster.member(0).replica().submit(put("t:idx:majority-side")).join();
+        cluster.awaitViewSize(2, 0, 1);
+        cluster.awaitViewSize(1, 2);
+        assertThat(cluster.member(2).replica().status().state()).isEqualTo(ReplicaStatus.State.MINORITY);
+
+        cluster.heal();
+        cluster.awaitViewSize(3, 0, 1, 2);
+        awaitEverywhere(List.of("t:idx:minority-side", "t:idx:majority-side"), 0, 1, 2);
+        cluster.awaitServing(0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+    }
+
+    /**
+     * A replica paused longer than failure detection comes back with its old view, which lists every
+     * member (emulated: c never suspects anyone, and the others drop its messages until the heal).
+     * In the merge its stale view is the largest subgroup; c must still receive what a and b wrote
+     * meanwhile (today's code: nobody reloads, c stays behind for good).
+     */
+    @Test
+    void pausedReplicaWithStaleView_receivesWhatOthersWroteMeanwhile() {
+        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
+        cluster.start(0);
+        cluster.start(1);
+        ReplicationConfig.Timeouts neverSuspects = new ReplicationConfig.Timeouts(TestCluster.TIMEOUTS.reply(),
+                TestCluster.TIMEOUTS.stateTransfer(), TestCluster.TIMEOUTS.join(), Duration.ofMinutes(10));
+        cluster.start(2, neverSuspects);
+        cluster.awaitServing(0, 1, 2);
+
+        cluster.partition(Set.of(2));
+        cluster.awaitViewSize(2, 0, 1);
+        cluster.awaitServing(0, 1);
+        List<String> written = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String key = "t:idx:while-c-was-paused-" + i;
+            cluster.member(i % 2).replica().submit(put(key)).join();
+            written.add(key);
+        }
+        assertThat(cluster.member(2).replica().viewSize()).as("c's stale view").isEqualTo(3);
+        await().atMost(TestCluster.CONVERGENCE).untilAsserted(() -> assertThat(cluster.member(2).replica().status().state())
+                .as("c hears nobody: out of service although its view lists everyone").isEqualTo(ReplicaStatus.State.MINORITY));
+
+        cluster.heal();
+        awaitEverywhere(written, 0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+    }
+
+    /**
+     * TOTAL order: the sequencer (a, the coordinator) broadcasts c's command, b misses it, and a is
+     * then cut off for good. c's next command goes through the new sequencer. b must end up with
+     * the first command too (today's code: b applies the second, skips the first silently, and the
+     * replicas diverge for good).
+     */
+    @ParameterizedTest
+    @EnumSource(Propagation.class)
+    void sequencerLost_commandItSequencedToSomeOnly_reachesEveryone(Propagation propagation) {
+        cluster = new TestCluster(REDIS, Order.TOTAL, propagation);
+        cluster.start(0);
+        cluster.start(1);
+        cluster.start(2);
+        cluster.awaitServing(0, 1, 2);
+        Replica c = cluster.member(2).replica();
+
+        cluster.drop(1, 0);
+        cluster.drop(1, 2); // b hears nobody for now: neither a's broadcast nor c's reports
+        CommandId missedByB = new CommandId(c.origin(), 1);
+        c.submit(put("t:idx:sequenced-by-a"));
+        await().atMost(TestCluster.CONVERGENCE).until(() -> cluster.member(0).replica().hasApplied(missedByB));
+        assertThat(cluster.member(1).replica().hasApplied(missedByB)).isFalse();
+
+        cluster.partition(Set.of(0));
+        cluster.undrop(1, 2);
+        cluster.awaitViewSize(2, 1, 2);
+        cluster.awaitServing(2);
+        c.submit(put("t:idx:sequenced-by-the-next")).join();
+
+        awaitEverywhere(List.of("t:idx:sequenced-by-a", "t:idx:sequenced-by-the-next"), 1, 2);
+        cluster.awaitSameState(1, 2);
+    }
+
+    /**
+     * An origin acknowledges a write that no other replica received, then restarts with its Redis.
+     * Its next write must not reuse that write's sequence number, and the write must reach the
+     * others from the origin's Redis (today's code: the restarted origin takes the others' snapshot,
+     * which lacks the write, and numbers its next command like the lost one).
+     */
+    @Test
+    void restartedOrigin_neverReusesASequenceNumber_andShipsWhatOnlyItHeld() {
+        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
+        cluster.start(0);
+        cluster.start(1);
+        cluster.start(2);
+        cluster.awaitServing(0, 1, 2);
+
+        cluster.drop(0, 2);
+        cluster.drop(1, 2);
+        CommandId onlyAtC = cluster.member(2).replica().submit(put("t:idx:only-c-received")).join().token();
+        cluster.member(2).stop();
+        cluster.heal();
+        cluster.awaitViewSize(2, 0, 1);
+
+        cluster.start(2);
+        cluster.awaitServing(0, 1, 2);
+        CommandId next = cluster.member(2).replica().submit(put("t:idx:after-restart")).join().token();
+
+        assertThat(next).isNotEqualTo(onlyAtC);
+        awaitEverywhere(List.of("t:idx:only-c-received", "t:idx:after-restart"), 0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+    }
+
+    /**
+     * SYNC: c is cut off. Whatever c tries during the partition is not acknowledged (no majority
+     * confirms it); the majority side goes on acknowledging. After the heal one state everywhere,
+     * with every acknowledged write.
+     */
+    @ParameterizedTest
+    @EnumSource(Order.class)
+    void partition_syncMinorityAcknowledgesNoWrite(Order order) {
+        cluster = new TestCluster(REDIS, order, Propagation.SYNC);
+        cluster.start(0);
+        cluster.start(1);
+        cluster.start(2);
+        cluster.awaitServing(0, 1, 2);
+
+        cluster.partition(Set.of(2));
+        Replica c = cluster.member(2).replica();
+        java.util.concurrent.CompletableFuture<Acknowledgement> minority = c.submit(put("t:idx:minority-side"));
+        List<String> acknowledged = new ArrayList<>();
+        await().atMost(TestCluster.CONVERGENCE).untilAsserted(() -> {
+            String key = "t:idx:majority-side-" + acknowledged.size();
+            cluster.member(0).replica().submitAndWait(put(key), Duration.ofSeconds(10));
+            acknowledged.add(key);
+        });
+        await().atMost(TestCluster.CONVERGENCE).until(() -> c.status().state() == ReplicaStatus.State.MINORITY);
+        assertThat(c.submit(put("t:idx:refused")).handle((ack, error) -> error).join())
+                .isInstanceOfSatisfying(ReplicationException.class,
+                        e -> assertThat(e.code()).isEqualTo(ReplicationException.Code.NO_MAJORITY));
+        assertThat(minority.handle((ack, error) -> error).join()).as("acknowledged on the minority side").isNotNull();
+
+        cluster.heal();
+        awaitEverywhere(acknowledged, 0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+        assertThat(cluster.member(0).exists("t:idx:refused")).isFalse();
+    }
+
+    /**
+     * A station is revoked on one side of a partition while, on the other side, a change made from
+     * the record as it was before (a permission change or a reactivation, with a higher version) is
+     * acknowledged too. After the heal the station is revoked everywhere: a terminal write wins over
+     * any non-terminal one (what {@code FleetCommands.update} writes for REVOKED).
+     */
+    @Test
+    void revocationRacingALaterChange_staysRevokedEverywhere() {
+        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
+        cluster.start(0);
+        cluster.start(1);
+        cluster.start(2);
+        cluster.awaitServing(0, 1, 2);
+        cluster.member(0).replica().submit(List.of(new Operation.PutIfNewer("t:rec:station", 1,
+                Map.of("status", "ACTIVE", "permissions", "cam")))).join();
+        cluster.awaitSameState(0, 1, 2);
+
+        cluster.partition(Set.of(2));
+        cluster.member(2).replica().submit(List.of(new Operation.PutIfNewer("t:rec:station", 2,
+                Map.of("status", "REVOKED", "permissions", "cam"), true))).join();
+        cluster.member(0).replica().submit(List.of(new Operation.PutIfNewer("t:rec:station", 3,
+                Map.of("status", "ACTIVE", "permissions", "cam,denm")))).join();
+        cluster.awaitViewSize(2, 0, 1);
+
+        cluster.heal();
+        cluster.awaitViewSize(3, 0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+        for (TestCluster.Member member : cluster.members()) {
+            try (Jedis jedis = member.pool.getResource()) {
+                assertThat(StoredRecord.liveFields(jedis.hgetAll("t:rec:station")).orElseThrow())
+                        .as("at %s", member.id()).containsEntry("status", "REVOKED");
+            }
+        }
+    }
+
+    /**
+     * A replica's redis-server is killed (it had AOF on, fsync every second) and started again on the
+     * same port and files. The replica reports FAILED, leaves, and once its Redis answers joins again
+     * as a new origin, fetches what it missed or lost, and serves; nothing acknowledged is lost.
+     */
+    @Test
+    void redisKilledAndRestarted_replicaRejoinsAsANewOriginAndCatchesUp() throws Exception {
+        try (AppendOnlyRedis victim = AppendOnlyRedis.start()) {
+            cluster = new TestCluster(List.of(REDIS.get(0), REDIS.get(1), victim), Order.FIFO, Propagation.SYNC);
+            cluster.start(0);
+            cluster.start(1);
+            Replica c = cluster.start(2);
+            cluster.awaitServing(0, 1, 2);
+            String firstOrigin = c.origin();
+            List<String> acknowledged = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                String key = "t:idx:before-" + i;
+                cluster.member(i % 3).replica().submit(put(key)).join();
+                acknowledged.add(key);
+            }
+
+            victim.kill();
+            for (int i = 0; i < 10; i++) {
+                String key = "t:idx:while-its-redis-was-down-" + i;
+                cluster.member(i % 2).replica().submitAndWait(put(key), Duration.ofSeconds(10));
+                acknowledged.add(key);
+            }
+            await().atMost(TestCluster.CONVERGENCE).until(() -> c.status().state() == ReplicaStatus.State.FAILED);
+            assertThat(c.status().serving()).isFalse();
+
+            victim.restart();
+            cluster.awaitServing(2);
+            assertThat(c.origin()).isNotEqualTo(firstOrigin).startsWith(c.id() + "~");
+            awaitEverywhere(acknowledged, 0, 1, 2);
+            c.submit(put("t:idx:after")).join();
+            cluster.awaitSameState(0, 1, 2);
+        }
+    }
+
+    /**
+     * Once every member applied a command and the trim delay passed, the logs drop it. A member that
+     * then comes back with an empty Redis cannot fetch those commands from any log: it takes a
+     * snapshot from a member that holds everything it holds, and serves.
+     */
+    @Test
+    void emptyMember_afterTheLogsWereTrimmed_takesASnapshot() {
+        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
+        Duration fastReports = Duration.ofMillis(100); // trims after 2 s instead of 10 s
+        cluster.start(0, TestCluster.TIMEOUTS, fastReports);
+        cluster.start(1, TestCluster.TIMEOUTS, fastReports);
+        cluster.start(2, TestCluster.TIMEOUTS, fastReports);
+        cluster.awaitServing(0, 1, 2);
+        List<String> written = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String key = "t:idx:trimmed-" + i;
+            cluster.member(i % 2).replica().submit(put(key)).join();
+            written.add(key);
+        }
+        String origin = cluster.member(0).replica().origin();
+        await().atMost(TestCluster.CONVERGENCE).until(() -> cluster.members().stream()
+                .allMatch(member -> new CommandLog(member.pool, ReplicaClusterTest.KEYSPACE).first(origin) == 0));
+
+        cluster.member(2).stop();
+        cluster.member(2).redis.flushAll();
+        cluster.start(2, TestCluster.TIMEOUTS, fastReports);
+
+        cluster.awaitServing(0, 1, 2);
+        awaitEverywhere(written, 0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+    }
+}
