@@ -94,6 +94,15 @@ class AuthorizationValidationServiceTest {
     }
 
     @Test
+    void replicaOutOfService_refusesTheValidationOfAValidEc() {
+        SimulatedStation station = ea.enrolled("VIN-OUT", EtsiCurve.NIST_P256);
+        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        ea.replica.close(); // out of service like a minority or a FAILED replica: ReplicaStatus not SERVING
+
+        assertRefused(toEa, EtsiCodes.Validation.DENIEDREQUEST);
+    }
+
+    @Test
     void supersededEc_isUnknown() {
         SimulatedStation station = ea.enrolled("VIN-SUPER", EtsiCurve.NIST_P256);
         OutgoingRequest withOldEc = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);

@@ -135,6 +135,16 @@ class EnrolmentServiceTest {
     }
 
     @Test
+    void enrolment_isRefusedWhileTheReplicaIsOutOfService() {
+        SimulatedStation station = new SimulatedStation("VIN-OUT", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        ea.replica.close(); // out of service like a minority or a FAILED replica: ReplicaStatus not SERVING
+
+        assertRefused(station.initialRequest(EA, NOW), EtsiCodes.Enrolment.DENIEDREQUEST, station);
+        assertThat(ea.registry.get("vpki.ea.refusals").tag("code", "REPLICATION_UNAVAILABLE").counter().count()).isEqualTo(1);
+    }
+
+    @Test
     void enrolment_acceptsAValidityWithinTheMaximum() {
         SimulatedStation station = new SimulatedStation("VIN-SHORT", EtsiCurve.NIST_P256);
         ea.register(station.record("op-1"));
