@@ -2,6 +2,7 @@ package eu.vpki.common.replication;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What one replica is doing, as a plain snapshot for health checks (a Spring Boot health indicator,
@@ -43,12 +44,29 @@ public record ReplicaStatus(State state, String replicaId, String origin, int vi
          */
         CATCHING_UP,
         /** In a majority and caught up: serves reads and writes. */
-        SERVING
+        SERVING;
+
+        /** Whether a replica in this state serves requests. */
+        public boolean serving() {
+            return this == SERVING;
+        }
+    }
+
+    public ReplicaStatus {
+        Objects.requireNonNull(state, "state");
+        replicaId = replicaId == null ? "" : replicaId;
+        origin = origin == null ? "" : origin;
+        detail = detail == null ? "" : detail;
+    }
+
+    /** A status with only the state, the view and why (for tests and tools that know no more). */
+    public ReplicaStatus(State state, int viewSize, int expectedMembers, String detail) {
+        this(state, "", "", viewSize, expectedMembers, 0, 0, detail);
     }
 
     /** Whether the replica serves requests from its state. */
     public boolean serving() {
-        return state == State.SERVING;
+        return state.serving();
     }
 
     /** The fields by name, in declaration order, for a health endpoint's details. */

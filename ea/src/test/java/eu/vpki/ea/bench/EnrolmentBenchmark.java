@@ -31,8 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Arguments: {@code [requests per mode, default 6000] [client threads, default 4]}. System properties:
  * {@code bench.warmup-seconds} (40, crypto-only JIT warm-up), {@code bench.warmup-passes} (2 unreported
- * replicated passes per mode before the measured ones) and {@code bench.apply-grouping} (the replicas'
- * apply grouping as an ISO-8601 duration, default PT0.002S; PT0S turns it off).
+ * replicated passes per mode before the measured ones), {@code bench.apply-grouping} (the replicas'
+ * apply grouping as an ISO-8601 duration, default PT0.002S; PT0S turns it off) and {@code bench.modes}
+ * (the modes measured, in order: {@code FIFO+ASYNC,TOTAL+SYNC} by default, {@code all} for the four).
  */
 public final class EnrolmentBenchmark {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
@@ -44,6 +45,10 @@ public final class EnrolmentBenchmark {
     private static final Duration APPLY_GROUPING = Duration.parse(System.getProperty("bench.apply-grouping",
             ReplicationConfig.DEFAULT_APPLY_GROUPING.toString()));
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
+    /** {@code order+propagation} pairs measured, in order. */
+    private static final List<String> MODES = System.getProperty("bench.modes", "FIFO+ASYNC,TOTAL+SYNC").equals("all")
+            ? List.of("FIFO+ASYNC", "TOTAL+SYNC", "FIFO+SYNC", "TOTAL+ASYNC")
+            : List.of(System.getProperty("bench.modes", "FIFO+ASYNC,TOTAL+SYNC").split(","));
 
     private EnrolmentBenchmark() {
     }
@@ -63,16 +68,26 @@ public final class EnrolmentBenchmark {
             // and on the replicated path (JGroups, Jedis, appliers), which kept C2 busy for another
             // 20 to 40 s: two unreported passes per mode (after one, C2 still took 0.15 of a core)
             for (int pass = 0; pass < WARMUP_PASSES; pass++) {
-                run(Order.FIFO, Propagation.ASYNC, redis, requests, threads, false);
-                run(Order.TOTAL, Propagation.SYNC, redis, requests, threads, false);
+                for (String mode : MODES) {
+                    run(order(mode), propagation(mode), redis, requests, threads, false);
+                }
             }
-            run(Order.FIFO, Propagation.ASYNC, redis, requests, threads, true);
-            run(Order.TOTAL, Propagation.SYNC, redis, requests, threads, true);
+            for (String mode : MODES) {
+                run(order(mode), propagation(mode), redis, requests, threads, true);
+            }
             ceiling(requests, threads, Duration.ZERO, true); // last: same JIT state as the replicated runs
             ceiling(requests, 1, Duration.ZERO, true);
         } finally {
             redis.forEach(RedisFixture::stop);
         }
+    }
+
+    private static Order order(String mode) {
+        return Order.valueOf(mode.strip().split("\\+")[0]);
+    }
+
+    private static Propagation propagation(String mode) {
+        return Propagation.valueOf(mode.strip().split("\\+")[1]);
     }
 
     private static void run(Order order, Propagation propagation, List<RedisFixture> redis, int requests, int threads,
