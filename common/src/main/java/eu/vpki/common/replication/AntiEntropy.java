@@ -204,6 +204,8 @@ final class AntiEntropy {
         Map<String, Applier.Gap> gaps = applier.gaps();
         Set<String> origins = new HashSet<>(best.keySet());
         origins.addAll(gaps.keySet());
+        behindApplied.keySet().retainAll(origins); // no member of the view claims more of the others
+        behindReceived.keySet().retainAll(origins);
         long missingNow = 0;
         for (String of : origins) {
             long applied = watermarks.appliedSeq(of);
@@ -230,17 +232,23 @@ final class AntiEntropy {
         }
     }
 
-    /** Remembers since when {@code have} is below a level a peer reached; forgets once it is reached. */
+    /**
+     * Remembers since when {@code have} is below a level a peer reached: a new level once the old one is
+     * reached; the same time but a lower level if the peer that reported it left; nothing once no
+     * fresh report claims more than {@code have}.
+     */
     private static Behind track(Map<String, Behind> behind, String of, long have, long top, long now) {
-        Behind current = behind.get(of);
-        if (current != null && have >= current.level()) {
+        if (top <= have) {
             behind.remove(of);
-            current = null;
+            return null;
         }
-        if (current == null && top > have) {
+        Behind current = behind.get(of);
+        if (current == null || have >= current.level()) {
             current = new Behind(top, now);
-            behind.put(of, current);
+        } else if (current.level() > top) {
+            current = new Behind(top, current.sinceNanos());
         }
+        behind.put(of, current);
         return current;
     }
 
