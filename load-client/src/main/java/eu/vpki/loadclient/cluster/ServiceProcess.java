@@ -166,6 +166,16 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** Waits up to {@code timeout} for the process to exit on its own; whether it did. */
+    public boolean awaitExit(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     @Override
     public void close() {
         if (process.isAlive()) {
