@@ -18,6 +18,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 /**
  * The one place where the DC turns errors into HTTP: RFC 7807 problems with the stable error
  * code ({@code code}: number, {@code error}: name). Internal failures keep their detail in the log.
+ * A path that names nothing is {@code NOT_FOUND} (404), like an unknown RCA.
  */
 @RestControllerAdvice
 public class ProblemAdvice extends ResponseEntityExceptionHandler {
@@ -66,8 +67,12 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
                                                              HttpStatusCode statusCode, WebRequest request) {
         ErrorCode code = ex instanceof HttpMessageNotReadableException ? ErrorCode.MALFORMED_ENCODING
+                : statusCode.value() == HttpStatus.NOT_FOUND.value() ? ErrorCode.NOT_FOUND
                 : statusCode.is4xxClientError() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.INTERNAL_ERROR;
         ProblemDetail problem = body instanceof ProblemDetail p ? p : ProblemDetail.forStatus(statusCode);
+        if (code == ErrorCode.NOT_FOUND) {
+            problem.setTitle(code.summary());
+        }
         if (ex instanceof HttpMessageNotReadableException) {
             problem.setDetail("request body is not valid JSON of the expected shape");
         }
