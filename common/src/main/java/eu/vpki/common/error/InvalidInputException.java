@@ -1,10 +1,11 @@
-package eu.vpki.operator.core;
-
-import eu.vpki.common.error.PkiException;
+package eu.vpki.common.error;
 
 import java.util.List;
 
-/** A rejected input: the first field's code is the exception's code; every invalid field is listed. */
+/**
+ * A rejected input of a REST API: the first field's code is the exception's code; every invalid field
+ * is listed (the service shell lists them as {@code errors} in the RFC 7807 problem).
+ */
 public final class InvalidInputException extends PkiException {
     private final List<FieldError> errors;
 
@@ -14,7 +15,7 @@ public final class InvalidInputException extends PkiException {
         this.errors = List.copyOf(errors);
     }
 
-    public static InvalidInputException of(String field, eu.vpki.common.error.ErrorCode code, String detail) {
+    public static InvalidInputException of(String field, ErrorCode code, String detail) {
         return new InvalidInputException(List.of(new FieldError(field, code, detail)));
     }
 
