@@ -138,7 +138,7 @@ public class AaConfiguration {
     @Bean
     AtPolicy atPolicy(AaProperties aa) {
         GeographicRegion region = aa.at().regionCountries().isEmpty() ? null : new GeographicRegion.Countries(aa.at().regionCountries());
-        return new AtPolicy(aa.at().validity(), region, new HashSet<>(aa.at().psids()));
+        return new AtPolicy(aa.at().validity(), aa.at().backdate(), region, new HashSet<>(aa.at().psids()));
     }
 
     @Bean
