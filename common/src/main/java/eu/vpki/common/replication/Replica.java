@@ -79,6 +79,7 @@ public final class Replica implements AutoCloseable {
     private final ExecutorService completions;
     private final ExecutorService control;
     private volatile Status status = Status.NEW;
+    private volatile String failure = "";
     private volatile View view;
     private JChannel channel;
     private MessageDispatcher dispatcher;
@@ -218,6 +219,20 @@ public final class Replica implements AutoCloseable {
     /** Whether this replica is connected and its view holds a majority of the expected members. */
     public boolean acceptsWrites() {
         return refusal() == null;
+    }
+
+    /** What this replica can do now (for health checks). */
+    public ReplicaStatus status() {
+        int members = viewSize();
+        return switch (status) {
+            case NEW -> new ReplicaStatus(ReplicaStatus.State.JOINING, members, config.expectedMembers(), "joining the group");
+            case FAILED -> new ReplicaStatus(ReplicaStatus.State.FAILED, members, config.expectedMembers(), failure);
+            case CLOSED -> new ReplicaStatus(ReplicaStatus.State.CLOSED, members, config.expectedMembers(), "closed");
+            case CONNECTED -> config.isMajority(members)
+                    ? new ReplicaStatus(ReplicaStatus.State.ACTIVE, members, config.expectedMembers(), "")
+                    : new ReplicaStatus(ReplicaStatus.State.MINORITY, members, config.expectedMembers(), "view of " + members
+                    + " members holds no majority of the " + config.expectedMembers() + " expected");
+        };
     }
 
     /** Members in the current view (0 when not connected). */
@@ -441,6 +456,7 @@ public final class Replica implements AutoCloseable {
 
     /** Called on the applier thread when this replica's Redis failed: leave so the others carry on. */
     private void failed(RuntimeException cause) {
+        failure = String.valueOf(cause.getMessage());
         status = Status.FAILED;
         watermarks.failAll(cause);
         try {

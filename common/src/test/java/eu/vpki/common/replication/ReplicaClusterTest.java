@@ -176,8 +176,12 @@ class ReplicaClusterTest {
 
             if (crash == Crash.KILL_ITS_REDIS) {
                 victimRedis.kill();
+                await().atMost(CONVERGENCE).until(() -> victim.status().state() == ReplicaStatus.State.FAILED);
+                assertThat(victim.status().serving()).isFalse();
+                assertThat(victim.status().detail()).isNotBlank();
             } else {
                 victim.close();
+                assertThat(victim.status().state()).isEqualTo(ReplicaStatus.State.CLOSED);
             }
             awaitFinished(loads);
 
@@ -240,6 +244,9 @@ class ReplicaClusterTest {
         Replica a = start(0, Order.TOTAL, Propagation.SYNC, REDIS.get(0));
 
         assertThat(a.acceptsWrites()).isFalse();
+        assertThat(a.status().state()).isEqualTo(ReplicaStatus.State.MINORITY);
+        assertThat(a.status().serving()).isFalse();
+        assertThat(a.status().viewSize()).isEqualTo(1);
         assertThatThrownBy(() -> a.submit(List.of(new Operation.Put("t:idx:lonely", "1"))).join())
                 .isInstanceOf(CompletionException.class)
                 .cause().isInstanceOfSatisfying(ReplicationException.class,
@@ -252,6 +259,9 @@ class ReplicaClusterTest {
 
         Replica b = start(1, Order.TOTAL, Propagation.SYNC, REDIS.get(1));
         awaitViewSize(2, a, b);
+        assertThat(a.status().state()).isEqualTo(ReplicaStatus.State.ACTIVE);
+        assertThat(a.status().serving()).isTrue();
+        assertThat(a.status().detail()).isEmpty();
 
         Acknowledgement ack = a.submit(List.of(new Operation.Put("t:idx:together", "1"))).join();
         assertThat(ack.replicas()).isEqualTo(2);

@@ -324,7 +324,8 @@ public final class LocalCluster implements AutoCloseable {
         AppCdsArchive.Launch launch = AppCdsArchive.of(jar).prepare(records, System.err::println);
         List<String> options = new ArrayList<>(jvm);
         options.addAll(launch.jvmOptions());
-        ServiceProcess p = ServiceProcess.start(name, launch.jar(), options, props, Map.of(), url, logs);
+        URI management = local(Integer.parseInt(props.get("management.server.port")));
+        ServiceProcess p = ServiceProcess.start(name, launch.jar(), options, props, Map.of(), url, management, logs);
         services.add(p);
         if (records) {
             recorders.add(p);
@@ -336,6 +337,7 @@ public final class LocalCluster implements AutoCloseable {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("server.port", Integer.toString(port));
         m.put("server.address", "127.0.0.1");
+        m.put("management.server.port", Integer.toString(spec.managementPort(port)));
         for (int i = 0; i < kv.length; i += 2) {
             m.put(kv[i], kv[i + 1]);
         }

@@ -1,4 +1,4 @@
-package eu.vpki.operator.config;
+package eu.vpki.shell.replication;
 
 import eu.vpki.common.replication.ReplicationConfig;
 import org.springframework.boot.context.properties.ConfigurationProperties;
