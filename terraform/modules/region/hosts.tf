@@ -13,6 +13,9 @@ locals {
     # The default 127.0.0.1 would hide the service from the load balancer;
     # the security groups decide who may connect.
     SERVER_ADDRESS = "0.0.0.0"
+    # Actuator (management port, service port + 1000) for the load
+    # balancer's health checks: reachable from the load balancer only.
+    MANAGEMENT_SERVER_ADDRESS = "0.0.0.0"
   }
 
   # Identical on every EA and Operator replica of every region: the whole

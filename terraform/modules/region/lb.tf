@@ -14,9 +14,9 @@ resource "aws_lb" "this" {
 
 locals {
   public_services = {
-    dc = { port = local.service_ports.dc, priority = 10 }
-    ea = { port = local.service_ports.ea, priority = 20 }
-    aa = { port = local.service_ports.aa, priority = 30 }
+    dc = { port = local.service_ports.dc, management_port = local.management_ports.dc, priority = 10 }
+    ea = { port = local.service_ports.ea, management_port = local.management_ports.ea, priority = 20 }
+    aa = { port = local.service_ports.aa, management_port = local.management_ports.aa, priority = 30 }
   }
 }
 
@@ -31,8 +31,12 @@ resource "aws_lb_target_group" "service" {
   target_type          = "instance"
   deregistration_delay = 30
 
+  # Actuator answers on the management port only (no listener rule ever
+  # forwards there); an EA replica out of its majority or without its Redis
+  # answers 503 and leaves the rotation.
   health_check {
     path    = "/actuator/health"
+    port    = tostring(each.value.management_port)
     matcher = "200"
   }
 }

@@ -40,6 +40,19 @@ locals {
     operator = 8084
     aa       = 8085
   }
+  # service => management (actuator) port: the services' default, port + 1000
+  management_ports = { for service, port in local.service_ports : service => port + 1000 }
+}
+
+# Target-group health checks reach actuator on the management ports.
+resource "aws_vpc_security_group_egress_rule" "alb_health_checks" {
+  region            = var.region
+  security_group_id = aws_security_group.alb.id
+  description       = "Health checks of the service hosts"
+  ip_protocol       = "tcp"
+  from_port         = 9082
+  to_port           = 9085
+  cidr_ipv4         = var.vpc_cidr
 }
 
 resource "aws_security_group" "service" {
@@ -69,6 +82,18 @@ resource "aws_vpc_security_group_ingress_rule" "from_alb" {
   region                       = var.region
   security_group_id            = aws_security_group.service[each.key].id
   description                  = "Load balancer to ${each.key}"
+  ip_protocol                  = "tcp"
+  from_port                    = each.value
+  to_port                      = each.value
+  referenced_security_group_id = aws_security_group.alb.id
+}
+
+resource "aws_vpc_security_group_ingress_rule" "health_from_alb" {
+  for_each = { for svc in ["dc", "ea", "aa"] : svc => local.management_ports[svc] }
+
+  region                       = var.region
+  security_group_id            = aws_security_group.service[each.key].id
+  description                  = "Load balancer health checks of ${each.key}"
   ip_protocol                  = "tcp"
   from_port                    = each.value
   to_port                      = each.value

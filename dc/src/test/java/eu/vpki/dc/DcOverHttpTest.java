@@ -95,5 +95,31 @@ class DcOverHttpTest {
         assertThat(client.ctl().orElseThrow().sequence()).isEqualTo(2);
         assertThat(client.crl().orElseThrow().isRevoked(pki.aa.hashedId8())).isTrue();
         assertThat(client.refresh(now.plusSeconds(6)).trustStore()).isSameAs(client.current());
+
+        // an OBU appends "/getctl/..." to the DC URL as the CTL lists it (ending in "/"): the doubled slash is served alike
+        for (String list : List.of("getctl", "getcrl")) {
+            HttpResponse<byte[]> single = get(url.toString() + list + "/" + hex);
+            HttpResponse<byte[]> doubled = get(url.toString() + "/" + list + "/" + hex);
+            assertThat(doubled.uri().getPath()).isEqualTo("//" + list + "/" + hex);
+            assertThat(single.statusCode()).isEqualTo(200);
+            assertThat(doubled.statusCode()).as(list).isEqualTo(200);
+            assertThat(doubled.headers().firstValue("Content-Type")).isEqualTo(single.headers().firstValue("Content-Type"));
+            assertThat(doubled.body()).isEqualTo(single.body());
+        }
+    }
+
+    @Test
+    void unknownPath_isATypedNotFoundProblem() throws Exception {
+        for (String path : List.of("no/such/path", "getctl", "/getnothing/0011223344556677")) {
+            HttpResponse<byte[]> r = get(url.toString() + path);
+            String body = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(r.statusCode()).as(path).isEqualTo(404);
+            assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(body).contains("\"code\":503", "\"error\":\"NOT_FOUND\"").doesNotContain("INVALID_ARGUMENT");
+        }
+    }
+
+    static HttpResponse<byte[]> get(String uri) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(uri)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 }

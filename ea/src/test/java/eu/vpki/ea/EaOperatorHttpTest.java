@@ -82,7 +82,7 @@ class EaOperatorHttpTest {
                 "vpki.replication.cluster-name", "http-" + opPort, "vpki.replication.order", "FIFO",
                 "vpki.replication.propagation", "SYNC", "vpki.replication.expected-members", "2",
                 "vpki.replication.initial-hosts", hosts, "vpki.replication.join-timeout", "500ms",
-                "management.endpoints.web.exposure.include", "health,prometheus");
+                "management.server.port", "0");
         // command-line arguments: they take precedence over the application.properties on the class path
         operator = new SpringApplicationBuilder(OperatorApplication.class).run(args(common, Map.of(
                 "spring.application.name", "vpki-operator", "vpki.replication.replica-id", "operator-0",
@@ -199,6 +199,18 @@ class EaOperatorHttpTest {
         assertThat(stranger.ec()).isNull();
         assertThat(ea.getBean(Replica.class).stateDigest()).as("only the registration and enrolment of HTTP-2 changed state")
                 .isNotEqualTo(before);
+    }
+
+    @Test
+    void health_onTheManagementPort_reportsTheReplicaAndItsRedis_andThePublicPortHasNoActuator() {
+        for (ConfigurableApplicationContext service : List.of(ea, operator)) {
+            String management = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.management.port");
+            HttpResponse<byte[]> health = get(management + "/actuator/health", "none");
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(new String(health.body())).contains("\"replica\"", "\"state\":\"active\"", "\"viewSize\":2", "\"redis\"");
+            String publicUrl = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
+            assertThat(get(publicUrl + "/actuator/health", "none").statusCode()).isEqualTo(404);
+        }
     }
 
     private static String[] args(Map<String, Object> common, Map<String, Object> own) {

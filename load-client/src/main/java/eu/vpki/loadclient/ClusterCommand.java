@@ -55,7 +55,9 @@ final class ClusterCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            LocalCluster cluster = LocalCluster.start(options.spec(), System.err::println);
+            ClusterSpec spec = options.spec();
+            LocalCluster.recordArchives(spec, System.err::println);
+            LocalCluster cluster = LocalCluster.start(spec, System.err::println);
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 System.err.println("stopping the cluster");
@@ -77,33 +79,21 @@ final class ClusterCommand implements Runnable {
     }
 
     @Command(name = "prepare", mixinStandardHelpOptions = true, description = {
-            "Record the services' class-data (AppCDS) archives for faster starts: start a one-of-each cluster on",
-            "other ports, stop it. Nothing to do when the archives match the jars. ./vpki runs it after each build."})
+            "Record the services' class-data (AppCDS) archives for faster starts: start a one-of-each cluster on the",
+            "ports --base-port and --jgroups-base-port give, stop it. Nothing to do when the archives match the jars.",
+            "'demo' and 'cluster start' do it themselves before they start."})
     static final class Prepare implements Callable<Integer> {
-        @Option(names = "--project-dir", defaultValue = ".", description = "checkout with the built service jars (default ${DEFAULT-VALUE})")
-        Path projectDir;
-        @Option(names = "--work-dir", defaultValue = "run/prepare", description = "scratch directory (default ${DEFAULT-VALUE})")
-        Path workDir;
-        @Option(names = "--base-port", defaultValue = "19080", description = "HTTP ports start here (default ${DEFAULT-VALUE})")
-        int basePort;
-        @Option(names = "--jgroups-base-port", defaultValue = "19800", description = "JGroups ports start here (default ${DEFAULT-VALUE})")
-        int jgroupsBasePort;
+        @Mixin
+        ClusterOptions options;
 
         @Override
         public Integer call() {
-            ClusterSpec spec = new ClusterSpec(projectDir.toAbsolutePath(), workDir.toAbsolutePath(), 1, 1, 1, "FIFO", "ASYNC",
-                    basePort, jgroupsBasePort, "nistP256");
+            ClusterSpec spec = options.spec();
             if (LocalCluster.archivesCurrent(spec)) {
                 System.err.println("class-data archives are up to date");
                 return 0;
             }
-            long start = System.nanoTime();
-            System.err.println("recording class-data archives (one cluster start and stop, once per build) ...");
-            try (LocalCluster cluster = LocalCluster.start(spec, line -> { })) {
-                cluster.endpoints();
-            }
-            System.err.printf("class-data archives recorded in %.0f s%n", (System.nanoTime() - start) / 1e9);
-            return 0;
+            return LocalCluster.recordArchives(spec, System.err::println) ? 0 : 1;
         }
     }
 

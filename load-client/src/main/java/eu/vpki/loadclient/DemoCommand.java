@@ -45,6 +45,7 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ClusterSpec spec = cluster.spec();
+        LocalCluster.recordArchives(spec, System.err::println);
         Instant started = Instant.now();
         try (LocalCluster pki = LocalCluster.start(spec, System.err::println)) {
             LocalCluster.Endpoints e = pki.endpoints();

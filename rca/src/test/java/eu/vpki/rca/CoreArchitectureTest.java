@@ -4,18 +4,17 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import eu.vpki.common.testing.ServiceArchitecture;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-
-/** The core package of this service stays plain Java: Spring lives only in the shell around it. */
+/**
+ * The core package of this service stays plain Java (Spring and the service shell live only around
+ * it), and no class of the service touches BouncyCastle or the OER codec directly (common's job).
+ */
 @AnalyzeClasses(packages = "eu.vpki.rca", importOptions = ImportOption.DoNotIncludeTests.class)
 class CoreArchitectureTest {
     @ArchTest
-    static final ArchRule coreHasNoSpring = noClasses().that().resideInAPackage("eu.vpki.rca.core..")
-            .should().dependOnClassesThat().resideInAPackage("org.springframework..");
+    static final ArchRule coreIsPlainJava = ServiceArchitecture.coreIsPlainJava("rca");
 
-    /** BouncyCastle and the OER codec are internal to the ETSI core in common: services use its API only. */
     @ArchTest
-    static final ArchRule serviceUsesNoEtsiInternals = noClasses().that().resideInAPackage("eu.vpki.rca..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.bouncycastle..", "eu.vpki.common.etsi.oer..");
+    static final ArchRule usesNoEtsiInternals = ServiceArchitecture.usesNoEtsiInternals("rca");
 }

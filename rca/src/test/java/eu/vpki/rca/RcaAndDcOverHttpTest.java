@@ -89,7 +89,7 @@ class RcaAndDcOverHttpTest {
     static ConfigurableApplicationContext startRca() {
         return new SpringApplicationBuilder(RcaApplication.class).run(
                 "--server.port=" + rcaPort, "--server.address=127.0.0.1", "--spring.application.name=vpki-rca",
-                "--management.endpoints.web.exposure.include=health,prometheus",
+                "--management.server.port=0",
                 "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=Test Root", "--vpki.rca.curve=nistP256",
                 "--vpki.rca.renewal-check-interval=PT1S",
                 "--vpki.keystore.path=" + dir.resolve("rca/rca.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
@@ -100,7 +100,7 @@ class RcaAndDcOverHttpTest {
     static ConfigurableApplicationContext startDc(int port, String name, String trust) {
         return new SpringApplicationBuilder(DcApplication.class).run(
                 "--server.port=" + port, "--server.address=127.0.0.1", "--spring.application.name=vpki-" + name,
-                "--management.endpoints.web.exposure.include=health,prometheus",
+                "--management.server.port=0",
                 "--vpki.dc.data-dir=" + dir.resolve(name), "--vpki.rca.url=http://127.0.0.1:" + rcaPort + "/", trust);
     }
 
@@ -373,14 +373,21 @@ class RcaAndDcOverHttpTest {
 
     @Test
     @Order(9)
-    void metrics_areExposedForPrometheus() {
-        String rcaMetrics = new String(get(rcaUrl("/actuator/prometheus")).body());
+    void metrics_areExposedForPrometheus_onTheManagementPortOnly() {
+        String rcaMetrics = new String(get(management(rca, "/actuator/prometheus")).body());
         assertThat(rcaMetrics).contains("vpki_rca_certificates_issued_total{type=\"EA\"} 1")   // after the restart: this process issued one
                 .contains("vpki_rca_ctl_sequence").contains("vpki_rca_crl_age_seconds").contains("http_server_requests_seconds");
-        String dcMetrics = new String(get(URI.create(dc(dc1Port) + "actuator/prometheus")).body());
+        String dcMetrics = new String(get(management(dc1, "/actuator/prometheus")).body());
         assertThat(dcMetrics).contains("vpki_dc_ctl_sequence{rca=\"" + root.hashedId8().toHex() + "\"}")
                 .contains("vpki_dc_lists_received_total").contains("vpki_dc_crl_age_seconds");
-        assertThat(get(URI.create(dc(dc1Port) + "actuator/health")).statusCode()).isEqualTo(200);
-        assertThat(get(rcaUrl("/actuator/health")).statusCode()).isEqualTo(200);
+        assertThat(get(management(dc1, "/actuator/health")).statusCode()).isEqualTo(200);
+        assertThat(get(management(rca, "/actuator/health")).statusCode()).isEqualTo(200);
+        assertThat(get(URI.create(dc(dc1Port) + "actuator/prometheus")).statusCode()).isEqualTo(404);
+        assertThat(get(rcaUrl("/actuator/health")).statusCode()).isEqualTo(404);
+    }
+
+    /** A URL on the service's management (actuator) port. */
+    static URI management(ConfigurableApplicationContext service, String path) {
+        return URI.create("http://127.0.0.1:" + service.getEnvironment().getProperty("local.management.port") + path);
     }
 }

@@ -17,24 +17,22 @@ import eu.vpki.aa.ea.JdkValidationClient;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
-import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.shell.keys.AuthorityKeys;
+import eu.vpki.shell.keys.ConfigFiles;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HashMap;
@@ -44,18 +42,8 @@ import java.util.Map;
 
 /** Reads the configuration and wires the AA core: the only place that knows both. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({AaProperties.class, KeystoreProperties.class, TrustListProperties.class})
+@EnableConfigurationProperties({AaProperties.class, TrustListProperties.class})
 public class AaConfiguration {
-
-    @Bean
-    Clock clock() {
-        return Clock.systemUTC();
-    }
-
-    @Bean
-    SecureRandom secureRandom() {
-        return new SecureRandom();
-    }
 
     @Bean
     DataEncryption dataEncryption(SecureRandom random) {
@@ -63,15 +51,9 @@ public class AaConfiguration {
     }
 
     @Bean
-    AaIdentity aaIdentity(AaProperties aa, KeystoreProperties keystore, SecureRandom random) {
-        EtsiCertificate certificate = EtsiCertificate.decode(read(aa.certificateFile(), "vpki.aa.certificate-file"));
-        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(keystore.path(),
-                SoftwareKeyStore.password(keystore.passwordFile(), System.getenv(), "VPKI_KEYSTORE_PASSWORD"));
-        EtsiKeyPair signing = store.keyPair(aa.signingKeyAlias()).orElseThrow(() -> new PkiException(ErrorCode.KEY_STORE_FAILURE,
-                "vpki.keystore.path " + keystore.path() + " has no key '" + aa.signingKeyAlias() + "' (vpki.aa.signing-key-alias)"));
-        EtsiKeyPair encryption = store.keyPair(aa.encryptionKeyAlias()).orElseThrow(() -> new PkiException(ErrorCode.KEY_STORE_FAILURE,
-                "vpki.keystore.path " + keystore.path() + " has no key '" + aa.encryptionKeyAlias() + "' (vpki.aa.encryption-key-alias)"));
-        return AaIdentity.of(certificate, new SoftwareSigner(signing, random), encryption);
+    AaIdentity aaIdentity(AaProperties aa, SoftwareKeyStore keyStore, SecureRandom random) {
+        AuthorityKeys keys = AuthorityKeys.load("vpki.aa", aa.certificateFile(), aa.signingKeyAlias(), aa.encryptionKeyAlias(), keyStore);
+        return AaIdentity.of(keys.certificate(), new SoftwareSigner(keys.signing(), random), keys.encryption());
     }
 
     @Bean
@@ -79,7 +61,7 @@ public class AaConfiguration {
         if (trust.rca().certificateFile() == null) {
             throw new IllegalStateException("vpki.rca.certificate-file is required: the AA verifies the CTL against the RCA");
         }
-        EtsiCertificate rca = EtsiCertificate.decode(read(trust.rca().certificateFile(), "vpki.rca.certificate-file"));
+        EtsiCertificate rca = EtsiCertificate.decode(ConfigFiles.read(trust.rca().certificateFile(), "vpki.rca.certificate-file"));
         TrustListProperties.Dc dc = trust.dc();
         return new TrustListClient(dc.urls(), rca, new TrustListClient.Options(dc.connectTimeout(), dc.requestTimeout(),
                 dc.maxAge(), dc.nextUpdateMargin()));
@@ -138,7 +120,7 @@ public class AaConfiguration {
     @Bean
     AtPolicy atPolicy(AaProperties aa) {
         GeographicRegion region = aa.at().regionCountries().isEmpty() ? null : new GeographicRegion.Countries(aa.at().regionCountries());
-        return new AtPolicy(aa.at().validity(), region, new HashSet<>(aa.at().psids()));
+        return new AtPolicy(aa.at().validity(), aa.at().backdate(), region, new HashSet<>(aa.at().psids()));
     }
 
     @Bean
@@ -159,16 +141,5 @@ public class AaConfiguration {
         }
         String name = (host + "-" + ProcessHandle.current().pid()).replaceAll("[^A-Za-z0-9._-]", "_");
         return name.length() > 64 ? name.substring(name.length() - 64) : name;
-    }
-
-    private static byte[] read(Path file, String key) {
-        if (file == null) {
-            throw new IllegalStateException(key + " is required");
-        }
-        try {
-            return Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new IllegalStateException(key + ": cannot read " + file + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -37,8 +37,9 @@ public record AaProperties(
         @DefaultValue @Valid Audit audit,
         @DefaultValue @Valid Ea ea) {
 
-    /** {@code vpki.aa.at.*}: what an AT gets. */
-    public record At(@DefaultValue("7d") Duration validity, List<Long> psids, List<Integer> regionCountries) {
+    /** {@code vpki.aa.at.*}: what an AT gets; its validity starts {@code backdate} before issuance. */
+    public record At(@DefaultValue("7d") Duration validity, @DefaultValue("5m") Duration backdate, List<Long> psids,
+                     List<Integer> regionCountries) {
         public At {
             psids = psids == null ? List.of() : List.copyOf(psids);
             regionCountries = regionCountries == null ? List.of() : List.copyOf(regionCountries);

@@ -23,19 +23,26 @@ import java.util.Set;
  *       the AA certificate may issue; never more than requested, never more than the EC allows. A
  *       request naming no permissions asks for what the station may have: the EA confirms the
  *       station's permissions then, and those are taken (still within policy and the AA's);</li>
- *   <li>validity: from now (or the requested start, if later, at most one policy validity ahead) for
- *       {@code validity}, cut to the requested, the confirmed and the AA certificate's end;</li>
+ *   <li>validity: from {@code backdate} before now (never before the AA certificate's start; or the
+ *       requested start, if later, at most one policy validity ahead) for {@code validity}, cut to
+ *       the requested, the confirmed and the AA certificate's end: never longer than {@code validity}
+ *       in total ({@link Validity#backdatedStart} says why the start is backdated);</li>
  *   <li>region: the confirmed region, else the requested one, else {@code defaultRegion}, else the
  *       AA certificate's.</li>
  * </ul>
  */
-public record AtPolicy(Duration validity, GeographicRegion defaultRegion, Set<Long> psids) {
-    /** One week from now, no region of its own, every PSID the AA may issue. */
-    public static final AtPolicy DEFAULT = new AtPolicy(Duration.ofDays(7), null, Set.of());
+public record AtPolicy(Duration validity, Duration backdate, GeographicRegion defaultRegion, Set<Long> psids) {
+    /** Default backdate: the request window (docs/architecture.md, "Validity start"). */
+    public static final Duration DEFAULT_BACKDATE = Duration.ofMinutes(5);
+    /** One week from five minutes ago, no region of its own, every PSID the AA may issue. */
+    public static final AtPolicy DEFAULT = new AtPolicy(Duration.ofDays(7), DEFAULT_BACKDATE, null, Set.of());
 
     public AtPolicy {
         if (validity.isNegative() || validity.isZero() || validity.getSeconds() > 65_535L * 3_600) {
             throw new IllegalArgumentException("AT validity must be positive and at most 65535 hours: " + validity);
+        }
+        if (backdate.isNegative() || backdate.compareTo(validity) >= 0) {
+            throw new IllegalArgumentException("AT backdate must be at least 0 and shorter than the AT validity: " + backdate);
         }
         psids = Set.copyOf(psids);
     }
@@ -96,11 +103,11 @@ public record AtPolicy(Duration validity, GeographicRegion defaultRegion, Set<Lo
     }
 
     Validity validity(SubjectAttributes requested, SubjectAttributes confirmed, EtsiCertificate aa, Instant now) {
-        Instant start = now.truncatedTo(ChronoUnit.SECONDS);
+        Instant start = Validity.backdatedStart(now, backdate, aa.validity().start());
         Instant end = start.plus(validity);
         if (requested.validity() != null) {
             Validity r = requested.validity();
-            if (r.start().isAfter(start.plus(validity))) {
+            if (r.start().isAfter(now.truncatedTo(ChronoUnit.SECONDS).plus(validity))) {
                 throw new PkiException(ErrorCode.VALIDITY_NOT_ALLOWED, "requested start " + r.start() + " is more than " + validity + " ahead");
             }
             start = max(start, r.start());

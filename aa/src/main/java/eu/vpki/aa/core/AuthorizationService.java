@@ -4,6 +4,8 @@ import eu.vpki.aa.core.AaMetrics.Phase;
 import eu.vpki.aa.core.AuditRecord.Outcome;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.HashAlgorithm;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
@@ -38,6 +40,7 @@ import java.time.Instant;
  * ({@link Refusal} maps them). Holds no state shared with other AA processes; thread-safe.
  */
 public final class AuthorizationService {
+    private static final Logger log = LoggerFactory.getLogger(AuthorizationService.class);
     private final AaIdentity aa;
     private final EaDirectory directory;
     private final EaValidation validation;
@@ -72,6 +75,7 @@ public final class AuthorizationService {
             decrypted = DecryptedRequest.decrypt(body, aa.decryption(), encryption);
         } catch (PkiException e) {
             int code = e.code().authorizationResponseCode();
+            log.warn("authorization request not decryptable by this AA ({} {}): {}", e.code().code(), e.code(), e.getMessage());
             audit.append(new AuditRecord(now, Outcome.UNDECRYPTABLE, code, null, null, e.code()));
             metrics.ticket(Outcome.UNDECRYPTABLE, code);
             return new AuthorizationOutcome.Undecryptable(e.code(), e.getMessage());
@@ -110,6 +114,8 @@ public final class AuthorizationService {
         } catch (PkiException e) {
             return refuse(decrypted, Refusal.of(e), eaId, now);
         } catch (RuntimeException e) {
+            log.error("authorization refused with {} (internal failure)",
+                    EtsiCodes.authorizationName(ErrorCode.INTERNAL_ERROR.authorizationResponseCode()), e);
             return refuse(decrypted, Refusal.internal(e), eaId, now);
         }
     }
@@ -128,6 +134,7 @@ public final class AuthorizationService {
     }
 
     private AuthorizationOutcome refuse(DecryptedRequest decrypted, Refusal refusal, HashedId8 eaId, Instant now) {
+        refusal.log(log);
         byte[] response = AuthorizationMessages.response(decrypted, refusal.responseCode(), null, aa.signer(), aa.certificate(), now, encryption);
         audit.append(new AuditRecord(now, Outcome.REFUSED, refusal.responseCode(), null, eaId, refusal.reason()));
         metrics.ticket(Outcome.REFUSED, refusal.responseCode());

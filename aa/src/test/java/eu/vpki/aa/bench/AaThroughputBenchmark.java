@@ -116,6 +116,8 @@ public final class AaThroughputBenchmark {
     private LocalPki.Ea ea;
     private final List<ItsStation> stations = new ArrayList<>();
     private final List<Integer> aaPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
+    /** The AA processes' actuator (health, Prometheus) ports. */
+    private final List<Integer> aaManagementPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
     private final StringBuilder report = new StringBuilder();
 
     public static void main(String[] args) throws Exception {
@@ -195,13 +197,13 @@ public final class AaThroughputBenchmark {
                         + ",settings=profile,dumponexit=true");
             }
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "eu.vpki.aa.AaApplication"));
-            cmd.addAll(pki.aaArguments(aaPorts.get(i), "bench-" + n + "-" + i, "--vpki.aa.ea.client=" + EA_CLIENT,
+            cmd.addAll(pki.aaArguments(aaPorts.get(i), aaManagementPorts.get(i), "bench-" + n + "-" + i, "--vpki.aa.ea.client=" + EA_CLIENT,
                     "--logging.level.root=WARN", "--vpki.aa.replay-cache-entries=400000"));
             processes.add(new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(OUT.resolve("aa-" + n + "-" + i + ".log").toFile()).start());
         }
         for (int i = 0; i < n; i++) {
-            URI health = URI.create("http://127.0.0.1:" + aaPorts.get(i) + "/actuator/health");
+            URI health = URI.create("http://127.0.0.1:" + aaManagementPorts.get(i) + "/actuator/health");
             Process p = processes.get(i);
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
                 if (!p.isAlive()) {
@@ -348,7 +350,7 @@ public final class AaThroughputBenchmark {
         Pattern tickets = Pattern.compile("^vpki_aa_tickets_total\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
         Pattern phaseSum = Pattern.compile("^vpki_aa_phase_seconds_(sum|count)\\{[^}]*phase=\"(\\w+)\"[^}]*} (\\S+)$", Pattern.MULTILINE);
         for (int i = 0; i < aas; i++) {
-            String text = new String(LocalPki.get(URI.create("http://127.0.0.1:" + aaPorts.get(i) + "/actuator/prometheus")).body(),
+            String text = new String(LocalPki.get(URI.create("http://127.0.0.1:" + aaManagementPorts.get(i) + "/actuator/prometheus")).body(),
                     StandardCharsets.UTF_8);
             Matcher m = tickets.matcher(text);
             while (m.find()) {

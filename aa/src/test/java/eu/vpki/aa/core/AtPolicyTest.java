@@ -12,6 +12,7 @@ import eu.vpki.common.etsi.ts103097.Validity;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
@@ -42,7 +43,7 @@ class AtPolicyTest {
 
     @Test
     void permissions_policyPsidsFilter_andDifferentSspVersionsDoNotMix() {
-        AtPolicy camOnly = new AtPolicy(Duration.ofDays(7), null, Set.of(Psids.CAM));
+        AtPolicy camOnly = new AtPolicy(Duration.ofDays(7), AtPolicy.DEFAULT_BACKDATE, null, Set.of(Psids.CAM));
         assertThat(camOnly.grant(perms(CAM, DENM), perms(CAM, DENM), PKI.aa, NOW).permissions()).containsExactly(CAM);
         assertThat(AtPolicy.intersect(CAM, PsidSsp.bitmap(Psids.CAM, (byte) 0x02, (byte) 0xff, (byte) 0xfc))).isNull();
         assertThatThrownBy(() -> camOnly.grant(perms(DENM), perms(DENM), PKI.aa, NOW))
@@ -58,9 +59,25 @@ class AtPolicyTest {
     }
 
     @Test
-    void validity_defaultsToAWeekFromNow_cutToWhatWasRequestedAndConfirmed() {
+    void validity_startsTheBackdateBeforeIssuance_andLastsNoLongerThanPolicyInTotal() {
+        Validity v = AtPolicy.DEFAULT.grant(perms(CAM), perms(CAM), PKI.aa, NOW.plusMillis(400)).validity();
+        assertThat(v.start()).isEqualTo(NOW.minus(Duration.ofMinutes(5)));
+        assertThat(v.contains(NOW.minusSeconds(5))).as("usable by a station 5 s behind (leap seconds ignored)").isTrue();
+        assertThat(Duration.between(v.start(), v.end())).isEqualTo(Duration.ofDays(7));
+
+        AtPolicy none = new AtPolicy(Duration.ofHours(1), Duration.ZERO, null, Set.of());
+        assertThat(none.grant(perms(CAM), perms(CAM), PKI.aa, NOW).validity()).isEqualTo(Validity.of(NOW, Validity.Unit.HOURS, 1));
+        // never before the AA's own start (the AT must nest in the AA certificate)
+        Instant aaStart = PKI.aa.validity().start();
+        assertThat(AtPolicy.DEFAULT.grant(perms(CAM), perms(CAM), PKI.aa, aaStart.plusSeconds(10)).validity().start()).isEqualTo(aaStart);
+        assertThatThrownBy(() -> new AtPolicy(Duration.ofMinutes(5), Duration.ofMinutes(5), null, Set.of()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void validity_defaultsToAWeekFromTheBackdatedStart_cutToWhatWasRequestedAndConfirmed() {
         assertThat(AtPolicy.DEFAULT.grant(perms(CAM), perms(CAM), PKI.aa, NOW).validity())
-                .isEqualTo(Validity.of(NOW, Validity.Unit.HOURS, 168));
+                .isEqualTo(Validity.of(NOW.minus(AtPolicy.DEFAULT_BACKDATE), Validity.Unit.HOURS, 168));
         var requested = new SubjectAttributes(Validity.of(NOW, Validity.Unit.HOURS, 24), null, null, List.of(CAM));
         assertThat(AtPolicy.DEFAULT.grant(requested, perms(CAM), PKI.aa, NOW).validity()).isEqualTo(Validity.of(NOW, Validity.Unit.HOURS, 24));
         var confirmed = new SubjectAttributes(Validity.of(NOW.minusSeconds(60), Validity.Unit.MINUTES, 90), null, null, List.of(CAM));
@@ -92,7 +109,7 @@ class AtPolicyTest {
         var confirmed = new SubjectAttributes(null, germany, null, List.of(CAM));
         assertThat(AtPolicy.DEFAULT.grant(requested, confirmed, PKI.aa, NOW).region()).isEqualTo(germany);
         assertThat(AtPolicy.DEFAULT.grant(requested, perms(CAM), PKI.aa, NOW).region()).isEqualTo(france);
-        assertThat(new AtPolicy(Duration.ofDays(1), germany, Set.of()).grant(perms(CAM), perms(CAM), PKI.aa, NOW).region()).isEqualTo(germany);
+        assertThat(new AtPolicy(Duration.ofDays(1), AtPolicy.DEFAULT_BACKDATE, germany, Set.of()).grant(perms(CAM), perms(CAM), PKI.aa, NOW).region()).isEqualTo(germany);
         assertThat(AtPolicy.DEFAULT.grant(perms(CAM), perms(CAM), PKI.aa, NOW).region()).isNull();
     }
 }

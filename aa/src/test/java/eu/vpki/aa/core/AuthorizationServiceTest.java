@@ -20,6 +20,9 @@ import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.etsi.ts103097.Validity;
+import ch.qos.logback.classic.Level;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,9 +53,20 @@ class AuthorizationServiceTest {
         return (AuthorizationOutcome.Answered) outcome;
     }
 
-    /** The station reads a refusal with {@code code}; nothing was issued (no AT in the response, metrics, or audit). */
+    /**
+     * The station reads a refusal with {@code code}; nothing was issued (no AT in the response, metrics, or audit);
+     * the operator's log says why, with the response code's name (INFO, WARN when this side failed).
+     */
     private void assertRefused(Station station, OutgoingRequest request, int code) {
-        AuthorizationOutcome.Answered answer = answered(request);
+        AuthorizationOutcome.Answered answer;
+        try (LogCapture log = LogCapture.of(AuthorizationService.class)) {
+            answer = answered(request);
+            assertThat(log.events(Level.INFO)).singleElement().satisfies(e -> {
+                assertThat(e.getLevel()).isIn(Level.INFO, Level.WARN);
+                assertThat(e.getFormattedMessage()).startsWith("authorization refused with " + EtsiCodes.authorizationName(code) + " (")
+                        .doesNotContainIgnoringCase(java.util.HexFormat.of().formatHex(request.aesKey()));
+            });
+        }
         assertThat(answer.responseCode()).isEqualTo(code);
         AuthorizationMessages.AtResult result = station.read(answer.response(), request);
         assertThat(result.responseCode()).isEqualTo(code);
@@ -82,8 +96,9 @@ class AuthorizationServiceTest {
         assertThat(at.name()).isEmpty();
         CertificateChecks.checkIssuedBy(at, PKI.aa, NOW);
         CertificateChecks.checkIssuedBy(PKI.aa, PKI.root, NOW);
-        assertThat(at.validity().start()).isEqualTo(NOW);
-        assertThat(at.validity().end()).isEqualTo(NOW.plus(Duration.ofDays(7)));
+        // backdated for stations whose clocks run behind ours; seven days in total, as the policy says
+        assertThat(at.validity().start()).isEqualTo(NOW.minus(AtPolicy.DEFAULT_BACKDATE));
+        assertThat(at.validity().end()).isEqualTo(NOW.minus(AtPolicy.DEFAULT_BACKDATE).plus(Duration.ofDays(7)));
         assertThat(aa.tickets("issued", Authorization.OK)).isEqualTo(1);
         assertThat(aa.auditLines()).singleElement().asString()
                 .isEqualTo(NOW + " issued code=0 at=" + at.hashedId8().toHex() + " ea=" + PKI.ea.hashedId8().toHex() + " reason=-");

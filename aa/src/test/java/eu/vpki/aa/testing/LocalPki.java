@@ -226,11 +226,14 @@ public final class LocalPki implements AutoCloseable {
 
     // ---- AA processes ----
 
-    /** The AA's configuration for one process listening on {@code port}, as command-line arguments. */
-    public List<String> aaArguments(int port, String instance, String... extra) {
+    /**
+     * The AA's configuration for one process listening on {@code port}, its actuator on
+     * {@code managementPort} (0: any free port), as command-line arguments.
+     */
+    public List<String> aaArguments(int port, int managementPort, String instance, String... extra) {
         List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
                 "--spring.application.name=vpki-aa-" + instance,
-                "--management.endpoints.web.exposure.include=health,prometheus",
+                "--management.server.port=" + managementPort,
                 "--vpki.aa.certificate-file=" + dir.resolve("aa.cert"),
                 "--vpki.aa.access-point=http://127.0.0.1:" + port + "/aa/authorization",
                 "--vpki.keystore.path=" + dir.resolve("aa.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
@@ -246,7 +249,7 @@ public final class LocalPki implements AutoCloseable {
 
     public ConfigurableApplicationContext startAa(int port, String instance, String... extra) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(AaApplication.class)
-                .run(aaArguments(port, instance, extra).toArray(String[]::new));
+                .run(aaArguments(port, 0, instance, extra).toArray(String[]::new));
         toClose.add(context::close);
         return context;
     }
@@ -269,7 +272,7 @@ public final class LocalPki implements AutoCloseable {
 
     private ConfigurableApplicationContext run(Class<?> app, String name, int port, Object... args) {
         List<String> all = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--spring.application.name=" + name,
-                "--management.endpoints.web.exposure.include=health,prometheus"));
+                "--management.server.port=0"));
         for (Object a : args) {
             if (a instanceof String[] many) {
                 all.addAll(List.of(many));

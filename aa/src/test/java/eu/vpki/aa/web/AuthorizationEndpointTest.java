@@ -65,8 +65,8 @@ class AuthorizationEndpointTest {
     void undecryptableBody_is400Problem_andNothingIsIssued() throws Exception {
         mvc.perform(post("/aa/authorization").contentType("application/x-its-request").content(new byte[]{3, (byte) 0x82, 0}))
                 .andExpect(status().isBadRequest()).andExpect(content().contentType("application/problem+json"))
-                .andExpect(jsonPath("$.type").value("urn:vpki:problem:aa:undecryptable"))
-                .andExpect(jsonPath("$.errorCode").value(100));
+                .andExpect(jsonPath("$.type").value("urn:vpki:error:malformed-encoding"))
+                .andExpect(jsonPath("$.code").value(100)).andExpect(jsonPath("$.error").value("MALFORMED_ENCODING"));
         assertThat(aa.tickets("issued")).isZero();
         assertThat(aa.tickets("undecryptable")).isEqualTo(1);
     }
@@ -81,7 +81,7 @@ class AuthorizationEndpointTest {
     @Test
     void oversizeBody_is413_andNeverReachesTheCore() throws Exception {
         mvc.perform(post("/aa/authorization").contentType("application/x-its-request").content(new byte[4097]))
-                .andExpect(status().isPayloadTooLarge()).andExpect(jsonPath("$.errorCode").value(102));
+                .andExpect(status().isPayloadTooLarge()).andExpect(jsonPath("$.code").value(102));
         assertThat(aa.auditLines()).isEmpty();
     }
 }

@@ -132,6 +132,18 @@ public enum ErrorCode {
         this.authorizationValidationResponseCode = validation;
     }
 
+    /**
+     * Whether the failure lies on this side (keys, an internal error, a service it depends on,
+     * replication) rather than in what was asked. The services log refusals for such codes at WARN
+     * (ERROR for {@link #INTERNAL_ERROR}), all others at INFO.
+     */
+    public boolean serverSide() {
+        return switch (this) {
+            case KEY_STORE_FAILURE, INTERNAL_ERROR, UNAVAILABLE, EA_UNREACHABLE, VERSION_NOT_YET_APPLIED, REPLICATION_UNAVAILABLE -> true;
+            default -> false;
+        };
+    }
+
     /** Stable numeric code, e.g. 300 for {@link #INVALID_SIGNATURE}. */
     public int code() {
         return code;

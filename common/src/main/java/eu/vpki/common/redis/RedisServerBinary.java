@@ -7,6 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -16,7 +19,8 @@ import java.util.Optional;
  *   <li>system property {@code vpki.redis.server} or environment variable {@code VPKI_REDIS_SERVER};</li>
  *   <li>{@code redis-server} on {@code PATH};</li>
  *   <li>the Linux x86-64 binary shipped as resource {@value #EMBEDDED_RESOURCE} in the embedded-redis jar
- *       (a test dependency of every module, a runtime one of the load client), extracted once per JVM.</li>
+ *       (a test dependency of every module, a runtime one of the load client), extracted once per user
+ *       and reused: {@code <java.io.tmpdir>/vpki-redis-<user>/<resource>-<content hash>}.</li>
  * </ol>
  */
 public final class RedisServerBinary {
@@ -81,18 +85,40 @@ public final class RedisServerBinary {
                         + " not on the class path (add com.github.codemonstur:embedded-redis in test scope)"
                         + " or set " + OVERRIDE_ENV);
             }
-            Path directory = Files.createTempDirectory("vpki-redis-bin");
-            Path binary = directory.resolve("redis-server");
-            Files.copy(in, binary, StandardCopyOption.REPLACE_EXISTING);
-            if (!binary.toFile().setExecutable(true, true)) {
-                throw new IllegalStateException("cannot make " + binary + " executable");
-            }
-            binary.toFile().deleteOnExit();
-            directory.toFile().deleteOnExit();
-            extracted = binary;
-            return binary;
+            String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_");
+            extracted = extract(in.readAllBytes(), Path.of(System.getProperty("java.io.tmpdir"), "vpki-redis-" + user));
+            return extracted;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot extract " + EMBEDDED_RESOURCE, e);
         }
+    }
+
+    /**
+     * Writes the binary once into {@code directory}, named after its content, and reuses it from then
+     * on (another JVM may be running it: it is never rewritten in place, only renamed into place).
+     */
+    static Path extract(byte[] content, Path directory) throws IOException {
+        String hash;
+        try {
+            hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content), 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        Path binary = directory.resolve(EMBEDDED_RESOURCE + "-" + hash);
+        if (Files.isRegularFile(binary) && Files.isExecutable(binary) && Files.size(binary) == content.length) {
+            return binary;
+        }
+        Files.createDirectories(directory);
+        Path partial = Files.createTempFile(directory, "partial-", "");
+        try {
+            Files.write(partial, content);
+            if (!partial.toFile().setExecutable(true, true)) {
+                throw new IllegalStateException("cannot make " + partial + " executable");
+            }
+            Files.move(partial, binary, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(partial);
+        }
+        return binary;
     }
 }

@@ -181,8 +181,11 @@ class ReplicaClusterTest {
             if (crash == Crash.KILL_ITS_REDIS) {
                 victimRedis.kill();
                 await().atMost(TestCluster.CONVERGENCE).until(() -> victim.status().state() == ReplicaStatus.State.FAILED);
+                assertThat(victim.status().serving()).isFalse();
+                assertThat(victim.status().detail()).isNotBlank();
             } else {
                 victim.close();
+                assertThat(victim.status().state()).isEqualTo(ReplicaStatus.State.CLOSED);
             }
             awaitFinished(loads);
 
@@ -246,6 +249,8 @@ class ReplicaClusterTest {
 
         assertThat(a.acceptsWrites()).isFalse();
         assertThat(a.status().state()).isEqualTo(ReplicaStatus.State.MINORITY);
+        assertThat(a.status().serving()).isFalse();
+        assertThat(a.status().viewSize()).isEqualTo(1);
         assertThatThrownBy(() -> a.submit(List.of(new Operation.Put("t:idx:lonely", "1"))).join())
                 .isInstanceOf(CompletionException.class)
                 .cause().isInstanceOfSatisfying(ReplicationException.class,
@@ -258,6 +263,8 @@ class ReplicaClusterTest {
 
         Replica b = cluster.start(1);
         cluster.awaitServing(0, 1);
+        assertThat(a.status().state()).isEqualTo(ReplicaStatus.State.SERVING);
+        assertThat(a.status().serving()).isTrue();
 
         Acknowledgement ack = a.submit(List.of(new Operation.Put("t:idx:together", "1"))).join();
         assertThat(ack.replicas()).isEqualTo(2);

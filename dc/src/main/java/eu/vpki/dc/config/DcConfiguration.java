@@ -29,11 +29,6 @@ public class DcConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(DcConfiguration.class);
 
     @Bean
-    Clock clock() {
-        return Clock.systemUTC();
-    }
-
-    @Bean
     HttpClient dcHttpClient() {
         return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     }

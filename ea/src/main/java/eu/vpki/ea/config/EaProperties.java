@@ -12,7 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * {@code vpki.ea.*}: the EA certificate, key aliases in the key store, the CTL file, request limits.
+ * {@code vpki.ea.*}: the EA certificate, key aliases in the key store, the CTL file, request limits,
+ * how far an EC's validity starts before its issuance.
  */
 @Validated
 @ConfigurationProperties("vpki.ea")
@@ -25,9 +26,10 @@ public record EaProperties(
         @DefaultValue("30s") Duration clockSkew,
         @DefaultValue("1000000") @Min(1) int replayCacheEntries,
         @DefaultValue("10s") Duration replicationTimeout,
-        @DefaultValue("65536") @Min(256) int maxRequestBytes) {
+        @DefaultValue("65536") @Min(256) int maxRequestBytes,
+        @DefaultValue("5m") Duration ecBackdate) {
 
     public EaSettings toSettings() {
-        return new EaSettings(requestWindow, clockSkew, replayCacheEntries, replicationTimeout);
+        return new EaSettings(requestWindow, clockSkew, replayCacheEntries, replicationTimeout, ecBackdate);
     }
 }

@@ -68,6 +68,7 @@ public final class AuthorizationValidationService {
             request = DecryptedRequest.decrypt(body, ea.decryptionIdentity(), encryption);
         } catch (PkiException e) {
             metrics.undecryptable(start);
+            EtsiRefusals.logUndecryptable(log, "authorization validation", e);
             throw new UndecryptableRequestException(e);
         }
         try {
@@ -78,13 +79,10 @@ public final class AuthorizationValidationService {
             return response;
         } catch (RuntimeException failure) {
             ErrorCode code = EtsiRefusals.codeOf(failure);
-            if (code == ErrorCode.INTERNAL_ERROR) {
-                log.error("authorization validation failed internally", failure);
-            } else {
-                log.debug("authorization validation refused: {}", failure.toString());
-            }
+            int responseCode = EtsiRefusals.validationResponseCode(failure);
+            EtsiRefusals.log(log, "authorization validation", failure, EtsiCodes.validationName(responseCode));
             metrics.refused(start, code);
-            return AuthorizationValidationMessages.response(request, EtsiRefusals.validationResponseCode(failure), null,
+            return AuthorizationValidationMessages.response(request, responseCode, null,
                     ea.signer(), ea.certificate(), clock.instant(), encryption);
         }
     }

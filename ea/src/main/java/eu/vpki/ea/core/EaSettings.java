@@ -10,10 +10,14 @@ import java.util.Objects;
  * @param clockSkew           how far in the future a generation time may be
  * @param replayCacheEntries  bound of the replay cache (request hashes seen within the window)
  * @param replicationTimeout  longest wait for the replication of an issued EC before refusing
+ * @param ecBackdate          how long before issuance an EC's validity starts (its length is counted from there)
  */
-public record EaSettings(Duration requestWindow, Duration clockSkew, int replayCacheEntries, Duration replicationTimeout) {
+public record EaSettings(Duration requestWindow, Duration clockSkew, int replayCacheEntries, Duration replicationTimeout,
+                         Duration ecBackdate) {
+    /** Default EC backdate: the request window (docs/architecture.md, "Validity start"). */
+    public static final Duration DEFAULT_BACKDATE = Duration.ofMinutes(5);
     public static final EaSettings DEFAULTS = new EaSettings(Duration.ofMinutes(5), Duration.ofSeconds(30), 1_000_000,
-            Duration.ofSeconds(10));
+            Duration.ofSeconds(10), DEFAULT_BACKDATE);
 
     public EaSettings {
         requirePositive(requestWindow, "request-window");
@@ -25,6 +29,10 @@ public record EaSettings(Duration requestWindow, Duration clockSkew, int replayC
             throw new IllegalArgumentException("replay-cache-entries must be positive");
         }
         requirePositive(replicationTimeout, "replication-timeout");
+        Objects.requireNonNull(ecBackdate, "ec-backdate");
+        if (ecBackdate.isNegative() || ecBackdate.compareTo(Duration.ofDays(1)) > 0) {
+            throw new IllegalArgumentException("ec-backdate must be between 0 and 1 day, got " + ecBackdate);
+        }
     }
 
     private static void requirePositive(Duration d, String key) {

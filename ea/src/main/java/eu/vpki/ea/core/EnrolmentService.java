@@ -92,6 +92,7 @@ public final class EnrolmentService {
             request = DecryptedRequest.decrypt(body, ea.decryptionIdentity(), encryption);
         } catch (PkiException e) {
             metrics.undecryptable(start);
+            EtsiRefusals.logUndecryptable(log, "enrolment", e);
             throw new UndecryptableRequestException(e);
         }
         try {
@@ -102,13 +103,10 @@ public final class EnrolmentService {
             return response;
         } catch (RuntimeException failure) {
             ErrorCode code = EtsiRefusals.codeOf(failure);
-            if (code == ErrorCode.INTERNAL_ERROR) {
-                log.error("enrolment failed internally", failure);
-            } else {
-                log.debug("enrolment refused: {}", failure.toString());
-            }
+            int responseCode = EtsiRefusals.enrolmentResponseCode(failure);
+            EtsiRefusals.log(log, "enrolment", failure, EtsiCodes.enrolmentName(responseCode));
             metrics.refused(start, code);
-            return EnrolmentMessages.response(request, EtsiRefusals.enrolmentResponseCode(failure), null, ea.signer(),
+            return EnrolmentMessages.response(request, responseCode, null, ea.signer(),
                     ea.certificate(), clock.instant(), encryption);
         }
     }
@@ -200,7 +198,10 @@ public final class EnrolmentService {
         return requested;
     }
 
-    /** The requested validity if it is within the station's maximum and the EA's own; else from now, as long as allowed. */
+    /**
+     * The requested validity if it is within the station's maximum and the EA's own; else from the
+     * backdated start ({@link Validity#backdatedStart}), as long as allowed counted from that start.
+     */
     private Validity validity(Validity requested, StationRecord station, Instant now) {
         Instant eaEnd = ea.certificate().validity().end();
         if (requested != null) {
@@ -212,7 +213,7 @@ public final class EnrolmentService {
             }
             return requested;
         }
-        Instant start = Validity.of(now, Validity.Unit.SECONDS, 0).start();
+        Instant start = Validity.backdatedStart(now, settings.ecBackdate(), ea.certificate().validity().start());
         long seconds = Math.min(station.maxEcValidity().toSeconds(), Duration.between(start, eaEnd).toSeconds());
         if (seconds <= 0) {
             throw new PkiException(ErrorCode.CERTIFICATE_EXPIRED, "the EA certificate is no longer valid");

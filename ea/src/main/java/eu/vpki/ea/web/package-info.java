@@ -1,5 +1,6 @@
 /**
- * EA HTTP endpoints (thin: bytes in, bytes out) and the one mapping of what escapes the core to HTTP
- * ({@link eu.vpki.ea.web.EaProblems}).
+ * EA HTTP endpoints (thin: bytes in, bytes out). What cannot become an ETSI response (a body the EA
+ * cannot decrypt, an oversize body) is an RFC 7807 problem of the service shell
+ * ({@link eu.vpki.shell.problem.ProblemAdvice}).
  */
 package eu.vpki.ea.web;

@@ -16,6 +16,7 @@ import eu.vpki.ea.testing.SimulatedStation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import eu.vpki.common.testing.LogCapture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -147,11 +148,18 @@ class AuthorizationValidationServiceTest {
                 e -> assertThat(e.code()).isIn(ErrorCode.MALFORMED_ENCODING, ErrorCode.UNEXPECTED_CONTENT));
     }
 
+    /** Refused with {@code code}, state unchanged, and the refusal logged at INFO with the ETSI code's name. */
     private void assertRefused(OutgoingRequest toEa, int code) {
         String before = ea.replica.stateDigest();
-        var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
-        assertThat(result.responseCode()).isEqualTo(code);
-        assertThat(result.confirmed()).isEmpty();
-        assertThat(ea.replica.stateDigest()).isEqualTo(before);
+        try (LogCapture log = LogCapture.of(AuthorizationValidationService.class)) {
+            var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
+            assertThat(result.responseCode()).isEqualTo(code);
+            assertThat(result.confirmed()).isEmpty();
+            assertThat(ea.replica.stateDigest()).isEqualTo(before);
+            assertThat(log.events(ch.qos.logback.classic.Level.INFO)).singleElement().satisfies(e -> {
+                assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.INFO);
+                assertThat(e.getFormattedMessage()).startsWith("authorization validation refused with " + EtsiCodes.validationName(code) + " (");
+            });
+        }
     }
 }

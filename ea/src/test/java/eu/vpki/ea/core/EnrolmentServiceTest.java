@@ -13,7 +13,9 @@ import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.etsi.ts103097.Validity;
 import eu.vpki.common.fleet.EcRecord;
 import eu.vpki.common.fleet.StationStatus;
+import eu.vpki.common.testing.LogCapture;
 import eu.vpki.common.testing.RedisFixtureExtension;
+import ch.qos.logback.classic.Level;
 import eu.vpki.ea.testing.SimulatedStation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,6 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
@@ -60,6 +63,8 @@ class EnrolmentServiceTest {
         EtsiCertificate ec = result.enrolmentCredential().orElseThrow();
         CertificateChecks.checkIssuedBy(ec, EA, NOW);
         assertThat(ec.appPermissions()).containsExactlyElementsOf(SimulatedStation.EC_REQUEST);
+        // the validity starts the backdate before issuance (stations behind our clock can use it at once), one year in total
+        assertThat(ec.validity().start()).isEqualTo(NOW.minus(EaSettings.DEFAULT_BACKDATE));
         assertThat(Duration.between(ec.validity().start(), ec.validity().end())).isEqualTo(Duration.ofDays(365));
         EcRecord stored = ea.fleet.ec(ec.hashedId8()).orElseThrow();
         assertThat(stored.stationId()).isEqualTo(station.canonicalId);
@@ -91,6 +96,33 @@ class EnrolmentServiceTest {
         assertThat(station.readResponse(ea.enrolment.enrol(replacement.body()), replacement, EA).ok()).isTrue();
 
         assertRefused(stale, EtsiCodes.Enrolment.BADITSSTATUS, station);
+    }
+
+    @Test
+    void refusal_isLoggedAtInfo_withTheEtsiResponseCodeAndTheReason_neverTheRequestOrItsKey() {
+        SimulatedStation station = new SimulatedStation("VIN-NOT-REGISTERED", EtsiCurve.NIST_P256);
+        var request = station.initialRequest(EA, NOW);
+        try (LogCapture log = LogCapture.of(EnrolmentService.class)) {
+            ea.enrolment.enrol(request.body());
+
+            assertThat(log.events(Level.INFO)).singleElement().satisfies(e -> {
+                assertThat(e.getLevel()).isEqualTo(Level.INFO);
+                assertThat(e.getFormattedMessage()).contains("enrolment refused with unknownits", "404 UNKNOWN_STATION",
+                        "VIN-NOT-REGISTERED").doesNotContainIgnoringCase(HexFormat.of().formatHex(request.aesKey()))
+                        .doesNotContainIgnoringCase(HexFormat.of().formatHex(request.body(), 0, 16));
+            });
+        }
+    }
+
+    @Test
+    void undecryptableRequest_isLoggedAtWarn() {
+        try (LogCapture log = LogCapture.of(EnrolmentService.class)) {
+            assertThatThrownBy(() -> ea.enrolment.enrol(new byte[]{1, 2, 3})).isInstanceOf(UndecryptableRequestException.class);
+            assertThat(log.events(Level.INFO)).singleElement().satisfies(e -> {
+                assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                assertThat(e.getFormattedMessage()).contains("enrolment request not decryptable", "100 MALFORMED_ENCODING");
+            });
+        }
     }
 
     @Test

@@ -16,9 +16,10 @@ import java.util.stream.Stream;
  * Application class-data sharing (AppCDS) for one service jar, to start its JVMs faster. Spring
  * Boot's executable jar cannot be archived as it is (its classes sit in nested jars), so the jar is
  * extracted once with Spring Boot's {@code -Djarmode=tools extract} into {@code target/cds/} next to
- * it. The first JVM started from the extracted jar records a dynamic archive of the classes it
- * loaded when it exits ({@code -XX:ArchiveClassesAtExit}); later JVMs map that archive
- * ({@code -XX:SharedArchiveFile}) instead of loading, parsing and verifying those classes again.
+ * it. A JVM started from the extracted jar to record (by {@link LocalCluster#recordArchives}, which
+ * waits until it has exited) writes a dynamic archive of the classes it loaded when it exits
+ * ({@code -XX:ArchiveClassesAtExit}); later JVMs map that archive ({@code -XX:SharedArchiveFile})
+ * instead of loading, parsing and verifying those classes again.
  * On two cores this took a service's start from 7.8 s to 4.1 s. A stamp with the jar's size and time
  * ties both to the jar they came from: a rebuilt jar is extracted again and a new archive recorded.
  * Any failure falls back to the plain jar; an unusable archive is ignored by the JVM itself.

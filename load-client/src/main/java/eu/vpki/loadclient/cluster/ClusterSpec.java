@@ -5,7 +5,8 @@ import java.nio.file.Path;
 /**
  * The shape of a local cluster: replica counts, consistency mode, where it runs and which ports it
  * uses. Ports: RCA base+1, DC base+2, Operators base+4.., EA replicas base+10.., AAs base+30..;
- * JGroups of the EA/Operator group: jgroupsBase+i.
+ * each service's management (actuator) port: its port + {@value #MANAGEMENT_OFFSET}; JGroups of the
+ * EA/Operator group: jgroupsBase+i.
  */
 public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
                           String propagation, int basePort, int jgroupsBasePort, String authorityCurve) {
@@ -20,6 +21,9 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
             throw new IllegalArgumentException("propagation must be SYNC or ASYNC, not " + propagation);
         }
     }
+
+    /** A service's management (actuator: health, metrics) port is its public port + this. */
+    public static final int MANAGEMENT_OFFSET = 100;
 
     int rcaPort() {
         return basePort + 1;
@@ -39,6 +43,11 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
 
     int aaPort(int i) {
         return basePort + 30 + i;
+    }
+
+    /** The management (actuator) port of the service listening on {@code publicPort}. */
+    int managementPort(int publicPort) {
+        return publicPort + MANAGEMENT_OFFSET;
     }
 
     /** JGroups port of member i of the replication group (EA replicas first, then Operators). */

@@ -46,6 +46,11 @@ public final class LocalCluster implements AutoCloseable {
     /** The Maven modules whose executable jars the cluster runs. */
     private static final List<String> SERVICE_MODULES = List.of("rca", "dc", "ea", "operator", "aa");
     private static final Duration HEALTH_TIMEOUT = Duration.ofMinutes(3);
+    /**
+     * How long a recording JVM may take to stop and write its class-data archive. Not a race to win:
+     * writing takes seconds even on a busy machine; this only bounds a JVM that hangs.
+     */
+    private static final Duration ARCHIVE_WRITE_TIMEOUT = Duration.ofMinutes(5);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** Small, fast-starting JVMs for the services that do little work. */
     private static final List<String> LIGHT_JVM = List.of("-Xss512k", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
@@ -63,28 +68,79 @@ public final class LocalCluster implements AutoCloseable {
     private final List<RedisServer> redis = new ArrayList<>();
     private final SecureRandom random = new SecureRandom();
     private Endpoints endpoints;
+    /** Whether the first JVM of each jar records its class-data archive (only {@link #recordArchives}). */
+    private final boolean recordArchives;
     private final java.util.Set<Path> archiveRecorders = new java.util.HashSet<>();
+    private final List<ServiceProcess> recorders = new ArrayList<>();
 
     /** What a client needs to use the cluster. */
     public record Endpoints(URI rca, URI dc, List<URI> operators, List<URI> eaReplicas, List<URI> aas, Path rcaCertificate,
                             String operatorId, String operatorToken, Path logDir) {
     }
 
-    private LocalCluster(ClusterSpec spec, HttpClient http) {
+    private LocalCluster(ClusterSpec spec, HttpClient http, boolean recordArchives) {
         this.spec = spec;
         this.http = http;
+        this.recordArchives = recordArchives;
     }
 
     /** Starts everything and returns when the cluster is usable. */
     public static LocalCluster start(ClusterSpec spec, java.util.function.Consumer<String> log) {
+        refuseIfRunning(spec.workDir());
+        return boot(spec, false, log);
+    }
+
+    private static LocalCluster boot(ClusterSpec spec, boolean recordArchives, java.util.function.Consumer<String> log) {
         LocalCluster c = new LocalCluster(spec, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-                .version(HttpClient.Version.HTTP_1_1).build());
+                .version(HttpClient.Version.HTTP_1_1).build(), recordArchives);
         try {
             c.boot(log);
             return c;
         } catch (RuntimeException e) {
             c.close();
             throw e;
+        }
+    }
+
+    /**
+     * Records the services' class-data archives unless they match the current jars: starts a
+     * one-of-each cluster of {@code spec} (same ports, work directory {@code <work-dir>/class-data})
+     * whose JVMs record as they exit, stops it and waits until each JVM has exited, that is, has
+     * written its archive. Run it before starting a cluster, never beside one on the same ports.
+     *
+     * @return whether every service jar has a current archive afterwards (else services start without)
+     */
+    public static boolean recordArchives(ClusterSpec spec, java.util.function.Consumer<String> log) {
+        if (archivesCurrent(spec)) {
+            return true;
+        }
+        refuseIfRunning(spec.workDir());
+        long started = System.nanoTime();
+        log.accept("recording class-data archives (a one-of-each cluster started and stopped, once per build) ...");
+        ClusterSpec recording = new ClusterSpec(spec.projectDir(), spec.workDir().resolve("class-data"), 1, 1, 1, "FIFO", "ASYNC",
+                spec.basePort(), spec.jgroupsBasePort(), spec.authorityCurve());
+        try (LocalCluster cluster = boot(recording, true, line -> { })) {
+            cluster.endpoints();
+        } catch (RuntimeException e) {
+            log.accept("class-data archives not recorded (services start without them): " + e.getMessage());
+            return false;
+        }
+        List<String> missing = SERVICE_MODULES.stream().filter(m -> !AppCdsArchive.of(jar(spec.projectDir(), m)).isCurrent()).toList();
+        log.accept(missing.isEmpty() ? String.format("class-data archives recorded in %.0f s", (System.nanoTime() - started) / 1e9)
+                : "class-data archives not recorded for " + missing + " (they start without)");
+        return missing.isEmpty();
+    }
+
+    /** Fails if {@code workDir} holds the state of a cluster whose launcher still runs: its files must not be deleted. */
+    private static void refuseIfRunning(Path workDir) {
+        Path state = workDir.toAbsolutePath().resolve(STATE_FILE);
+        if (!Files.isRegularFile(state)) {
+            return;
+        }
+        JsonNode n = JSON.readTree(read(state));
+        if (n.has("launcherPid") && ProcessHandle.of(n.get("launcherPid").asLong()).map(ProcessHandle::isAlive).orElse(false)) {
+            throw new IllegalStateException("a cluster is running from " + workDir + " (launcher pid " + n.get("launcherPid").asLong()
+                    + "): stop it first (cluster stop --work-dir " + workDir + ")");
         }
     }
 
@@ -263,12 +319,17 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     private ServiceProcess launch(String name, Path jar, List<String> jvm, Map<String, String> props, URI url, Path logs) {
-        // one JVM per jar may record the class-data archive (at its exit); the others start without it this time
-        AppCdsArchive.Launch launch = AppCdsArchive.of(jar).prepare(archiveRecorders.add(jar), System.err::println);
+        // when recording, one JVM per jar records the class-data archive (at its exit)
+        boolean records = recordArchives && archiveRecorders.add(jar);
+        AppCdsArchive.Launch launch = AppCdsArchive.of(jar).prepare(records, System.err::println);
         List<String> options = new ArrayList<>(jvm);
         options.addAll(launch.jvmOptions());
-        ServiceProcess p = ServiceProcess.start(name, launch.jar(), options, props, Map.of(), url, logs);
+        URI management = local(Integer.parseInt(props.get("management.server.port")));
+        ServiceProcess p = ServiceProcess.start(name, launch.jar(), options, props, Map.of(), url, management, logs);
         services.add(p);
+        if (records) {
+            recorders.add(p);
+        }
         return p;
     }
 
@@ -276,6 +337,7 @@ public final class LocalCluster implements AutoCloseable {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("server.port", Integer.toString(port));
         m.put("server.address", "127.0.0.1");
+        m.put("management.server.port", Integer.toString(spec.managementPort(port)));
         for (int i = 0; i < kv.length; i += 2) {
             m.put(kv[i], kv[i + 1]);
         }
@@ -355,10 +417,11 @@ public final class LocalCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        // all at once (each JVM may have a class-data archive to write as it exits), then wait for each
+        // all at once, then wait for each; a recording JVM writes its class-data archive as it exits
         for (int i = services.size() - 1; i >= 0; i--) {
             services.get(i).requestStop();
         }
+        recorders.forEach(r -> r.awaitExit(ARCHIVE_WRITE_TIMEOUT));
         for (int i = services.size() - 1; i >= 0; i--) {
             try {
                 services.get(i).close();

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One service of the local cluster as a child JVM ({@code java -jar}), its output in one log file.
- * Started, awaited until {@code /actuator/health} answers UP, stopped with SIGTERM (Spring Boot's
+ * Started, awaited until {@code /actuator/health} on its management port answers UP, stopped with SIGTERM (Spring Boot's
  * graceful shutdown) and, failing that, killed. A shutdown hook kills whatever is left, so neither
  * Ctrl-C nor a crash leaves processes behind.
  */
@@ -44,14 +44,16 @@ public final class ServiceProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final URI baseUrl;
+    private final URI managementUrl;
     private final Path log;
 
     private volatile boolean stopRequested;
 
-    private ServiceProcess(String name, Process process, URI baseUrl, Path log) {
+    private ServiceProcess(String name, Process process, URI baseUrl, URI managementUrl, Path log) {
         this.name = name;
         this.process = process;
         this.baseUrl = baseUrl;
+        this.managementUrl = managementUrl;
         this.log = log;
     }
 
@@ -61,10 +63,11 @@ public final class ServiceProcess implements AutoCloseable {
     /**
      * Starts {@code java [jvmOptions] [$VPKI_SERVICE_JVM_OPTS] -jar jar [--key=value ...]} with output appended to {@code logDir/name.log}.
      *
-     * @param baseUrl where the service will listen (used for the health check)
+     * @param baseUrl       where the service will listen
+     * @param managementUrl where its actuator will listen ({@code management.server.port}: the health check)
      */
     public static ServiceProcess start(String name, Path jar, List<String> jvmOptions, Map<String, String> properties,
-                                       Map<String, String> environment, URI baseUrl, Path logDir) {
+                                       Map<String, String> environment, URI baseUrl, URI managementUrl, Path logDir) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " not found: build first (mvn -B -DskipTests package)");
         }
@@ -86,7 +89,7 @@ public final class ServiceProcess implements AutoCloseable {
             pb.environment().putAll(environment);
             Process p = pb.start();
             RUNNING.add(p);
-            return new ServiceProcess(name, p, baseUrl, log);
+            return new ServiceProcess(name, p, baseUrl, managementUrl, log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }
@@ -95,7 +98,7 @@ public final class ServiceProcess implements AutoCloseable {
     /** Waits until the service reports UP; fails with the tail of its log if it exits or times out. */
     public ServiceProcess awaitHealthy(HttpClient http, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        URI health = baseUrl.resolve("/actuator/health");
+        URI health = managementUrl.resolve("/actuator/health");
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + tail(40));
@@ -128,6 +131,11 @@ public final class ServiceProcess implements AutoCloseable {
 
     public URI baseUrl() {
         return baseUrl;
+    }
+
+    /** Where its actuator (health, Prometheus metrics) answers. */
+    public URI managementUrl() {
+        return managementUrl;
     }
 
     public long pid() {
@@ -163,6 +171,16 @@ public final class ServiceProcess implements AutoCloseable {
         if (process.isAlive() && !stopRequested) {
             stopRequested = true;
             process.destroy();
+        }
+    }
+
+    /** Waits up to {@code timeout} for the process to exit on its own; whether it did. */
+    public boolean awaitExit(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

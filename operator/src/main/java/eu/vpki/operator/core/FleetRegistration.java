@@ -1,6 +1,8 @@
 package eu.vpki.operator.core;
 
 import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.FieldError;
+import eu.vpki.common.error.InvalidInputException;
 import eu.vpki.common.fleet.FleetCommands;
 import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.fleet.StationRecord;

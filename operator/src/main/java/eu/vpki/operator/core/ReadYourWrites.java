@@ -1,6 +1,7 @@
 package eu.vpki.operator.core;
 
 import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.InvalidInputException;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.replication.Acknowledgement;
 import eu.vpki.common.replication.CommandId;

@@ -1,6 +1,7 @@
 package eu.vpki.operator.core;
 
 import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.FieldError;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiPublicKey;

@@ -1,6 +1,6 @@
 /**
  * Operator REST API (JSON, described by {@code /openapi.yaml}): thin controllers, bearer
- * authentication against the operator credentials, and the one mapping of errors to RFC 7807
- * problems ({@link eu.vpki.operator.web.OperatorProblems}).
+ * authentication against the operator credentials; errors become RFC 7807 problems in the service
+ * shell ({@link eu.vpki.shell.problem.ProblemAdvice}).
  */
 package eu.vpki.operator.web;

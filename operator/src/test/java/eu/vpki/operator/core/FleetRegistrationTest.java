@@ -1,6 +1,8 @@
 package eu.vpki.operator.core;
 
 import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.FieldError;
+import eu.vpki.common.error.InvalidInputException;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.fleet.FleetKeys;

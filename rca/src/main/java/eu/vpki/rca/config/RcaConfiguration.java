@@ -31,18 +31,8 @@ import java.util.concurrent.Executors;
 
 /** Wires the plain-Java Root CA core from validated properties. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({RcaProperties.class, DistributionProperties.class, KeyStoreProperties.class, AdminProperties.class})
+@EnableConfigurationProperties({RcaProperties.class, DistributionProperties.class, AdminProperties.class})
 public class RcaConfiguration {
-
-    @Bean
-    Clock clock() {
-        return Clock.systemUTC();
-    }
-
-    @Bean
-    SecureRandom secureRandom() {
-        return new SecureRandom();
-    }
 
     @Bean
     AuditLog auditLog() {
@@ -77,11 +67,8 @@ public class RcaConfiguration {
     }
 
     @Bean
-    RootCa rootCa(KeyStoreProperties ks, RcaProperties p, RcaSettings settings, RcaStateStore store, Clock clock,
+    RootCa rootCa(SoftwareKeyStore keyStore, RcaProperties p, RcaSettings settings, RcaStateStore store, Clock clock,
                   SecureRandom random, AuditLog audit) {
-        // opened once per process: PKCS#12 open/store costs about 2 s each with BouncyCastle
-        SoftwareKeyStore keyStore = SoftwareKeyStore.openOrCreate(ks.path(),
-                SoftwareKeyStore.password(ks.passwordFile(), System.getenv(), "VPKI_KEYSTORE_PASSWORD"));
         return RootCertificateProvisioning.loadOrCreate(keyStore, p.dataDir(), settings, store.load(), clock.instant(), random, audit);
     }
 

@@ -10,14 +10,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The bearer token of the admin API: the first line of a token file, else the environment variable
  * {@code VPKI_ADMIN_TOKEN}; none configured means the admin API is disabled. Compared in constant
- * time (over SHA-256 digests, so neither content nor length leaks through timing).
+ * time (over SHA-256 digests, so neither content nor length leaks through timing). The service shell
+ * asks it for every {@code /admin} call (a bearer-token API, {@code eu.vpki.shell.security}).
  */
 public final class AdminToken {
     public static final String ENV = "VPKI_ADMIN_TOKEN";
+    /** The principal an accepted admin token stands for. */
+    public static final String PRINCIPAL = "admin";
     private static final int MIN_LENGTH = 16;
 
     private final byte[] digest;
@@ -52,21 +56,14 @@ public final class AdminToken {
     }
 
     /**
-     * Checks an HTTP {@code Authorization} header value.
-     *
-     * @throws PkiException API_DISABLED when no token is configured, UNAUTHENTICATED when the header
-     *                      is missing or carries another token
+     * The principal a presented bearer token (the part after {@code Bearer }) stands for:
+     * {@value #PRINCIPAL} if it is the admin token, else empty (also when the API is disabled).
      */
-    public void authenticate(String authorizationHeader) {
-        if (digest == null) {
-            throw new PkiException(ErrorCode.API_DISABLED, "the admin API is disabled: configure vpki.admin.token-file or " + ENV);
+    public Optional<String> principalOf(String token) {
+        if (digest == null || token == null) {
+            return Optional.empty();
         }
-        if (authorizationHeader == null || !authorizationHeader.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            throw new PkiException(ErrorCode.UNAUTHENTICATED, "an 'Authorization: Bearer <token>' header is required");
-        }
-        byte[] presented = HashAlgorithm.SHA256.digest(authorizationHeader.substring(7).strip().getBytes(StandardCharsets.UTF_8));
-        if (!MessageDigest.isEqual(presented, digest)) {
-            throw new PkiException(ErrorCode.UNAUTHENTICATED, "the admin token is not valid");
-        }
+        byte[] presented = HashAlgorithm.SHA256.digest(token.getBytes(StandardCharsets.UTF_8));
+        return MessageDigest.isEqual(presented, digest) ? Optional.of(PRINCIPAL) : Optional.empty();
     }
 }

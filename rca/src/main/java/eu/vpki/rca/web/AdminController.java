@@ -23,7 +23,7 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 
-/** The Root CA's admin API (bearer token, see {@link AdminAuthentication}): certify, list and revoke EAs and AAs. */
+/** The Root CA's admin API (bearer token, see {@link AdminApi}): certify, list and revoke EAs and AAs. */
 @RestController
 @RequestMapping("/admin/authorities")
 public class AdminController {

@@ -2,6 +2,7 @@ package eu.vpki.common.etsi.ts103097;
 
 import eu.vpki.common.etsi.oer.EtsiTime;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -42,6 +43,22 @@ public record Validity(long startTime32, Unit unit, int amount) {
             }
         }
         throw new IllegalArgumentException(seconds + " s cannot be expressed as a Duration");
+    }
+
+    /**
+     * Where the validity of a certificate issued at {@code issuedAt} starts: {@code backdate} earlier,
+     * in whole seconds, but never before {@code issuerStart} (the issuer's own validity start). Relying
+     * stations whose clocks run behind ours (IEEE 1609.2 Time32 is TAI, which many ITS stacks compute
+     * without the 5 leap seconds since 2004; vehicle clocks drift out of GNSS coverage) can then use a
+     * fresh certificate at once. Callers count the certificate's duration from this start, so its
+     * total validity stays within policy (docs/architecture.md, "Validity start").
+     */
+    public static Instant backdatedStart(Instant issuedAt, Duration backdate, Instant issuerStart) {
+        if (backdate.isNegative()) {
+            throw new IllegalArgumentException("backdate must not be negative: " + backdate);
+        }
+        Instant start = issuedAt.minus(backdate).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return start.isBefore(issuerStart) ? issuerStart : start;
     }
 
     public Instant start() {

@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The ETSI ITS test-suite certificates in ../shared/test-vectors/etsi-its-certs, each with the
+ * The ETSI ITS test-suite certificates in {@code src/test/resources/test-vectors/etsi-its-certs}
+ * (source and licence in the README there), each with the
  * verdict a correct verifier gives at 2019-06-01 (inside the suite's validity), trusting the two
  * roots and every CA certificate of the set. Reasons per group:
  * <ul>
@@ -41,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * </ul>
  */
 class EtsiTestVectorVerdictTest {
-    static final Path DIR = Path.of("..", "..", "shared", "test-vectors", "etsi-its-certs");
+    static final String DIR = "/test-vectors/etsi-its-certs";
     static final Instant AT = Instant.parse("2019-06-01T00:00:00Z");
 
     static final Map<String, String> VERDICTS = new LinkedHashMap<>();
@@ -113,10 +114,13 @@ class EtsiTestVectorVerdictTest {
     }
 
     static Path dir() {
-        // tests run in common/, and ../shared sits beside the checkout
-        Path p = Path.of("").toAbsolutePath().resolve(DIR).normalize();
-        assertThat(p).as("ETSI test vectors (../shared beside the checkout)").isDirectory();
-        return p;
+        java.net.URL url = EtsiTestVectorVerdictTest.class.getResource(DIR);
+        assertThat(url).as("ETSI test vectors on the test class path (" + DIR + ")").isNotNull();
+        try {
+            return Path.of(url.toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static EtsiCertificate load(String name) {

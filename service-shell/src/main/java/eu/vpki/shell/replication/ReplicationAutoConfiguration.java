@@ -1,0 +1,51 @@
+package eu.vpki.shell.replication;
+
+import eu.vpki.common.replication.ReplicatedKeyspace;
+import eu.vpki.common.replication.Replica;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.JedisPoolConfig;
+
+import java.time.Clock;
+
+/**
+ * For a service that declares the {@link ReplicatedKeyspace} it replicates (EA, Operator): the pool
+ * of its own Redis ({@code vpki.redis.*}), its {@link Replica} joined to the group at start-up
+ * ({@code vpki.replication.*}; a bad value fails the start naming the key), and the health
+ * indicators {@code replica} and {@code redis}.
+ */
+@AutoConfiguration
+@ConditionalOnBean(ReplicatedKeyspace.class)
+@EnableConfigurationProperties({ReplicationProperties.class, RedisProperties.class})
+public class ReplicationAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    JedisPool jedisPool(RedisProperties redis) {
+        JedisPoolConfig config = new JedisPoolConfig();
+        config.setMaxTotal(redis.maxConnections());
+        config.setMaxIdle(redis.maxConnections());
+        config.setJmxEnabled(false);
+        return new JedisPool(config, redis.url());
+    }
+
+    @Bean(destroyMethod = "close")
+    Replica replica(ReplicationProperties replication, ReplicatedKeyspace keyspace, JedisPool redis, Clock clock, MeterRegistry registry) {
+        Replica replica = new Replica(replication.toConfig(), keyspace, redis, clock, registry);
+        replica.connect();
+        return replica;
+    }
+
+    @Bean
+    ReplicaHealthIndicator replicaHealthIndicator(Replica replica) {
+        return new ReplicaHealthIndicator(replica::status);
+    }
+
+    @Bean
+    RedisHealthIndicator redisHealthIndicator(RedisProperties redis) {
+        return new RedisHealthIndicator(redis.url(), redis.healthTimeout());
+    }
+}
