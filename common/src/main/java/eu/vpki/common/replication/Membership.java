@@ -406,7 +406,8 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
             View previous = view;
             view = newView;
             boolean merge = newView instanceof MergeView;
-            log.info("replica {} ({}) view {}{}", config.replicaId(), origin, newView, merge ? " (merge)" : "");
+            // "replica <id> view <view>" first: tools (the fault harness) read the view from this line
+            log.info("replica {} view {} (origin {}{})", config.replicaId(), newView, origin, merge ? ", merge" : "");
             antiEntropy.viewChanged(newView, merge);
             if (previous != null) {
                 onViewChange.run();
