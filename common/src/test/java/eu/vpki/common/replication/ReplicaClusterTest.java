@@ -3,12 +3,11 @@ package eu.vpki.common.replication;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.RedisFixtureExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -40,26 +39,10 @@ import static org.awaitility.Awaitility.await;
 class ReplicaClusterTest {
 
     static final ReplicatedKeyspace KEYSPACE = ReplicatedKeyspace.of("t:rec:", "t:set:", "t:idx:");
-    private static final List<RedisFixture> REDIS = new ArrayList<>();
+    @RegisterExtension
+    static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(3);
 
     private TestCluster cluster;
-
-    @BeforeAll
-    static void startRedis() {
-        for (int i = 0; i < 3; i++) {
-            REDIS.add(RedisFixture.start());
-        }
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        REDIS.forEach(RedisFixture::stop);
-    }
-
-    @BeforeEach
-    void freshState() {
-        REDIS.forEach(RedisFixture::flushAll);
-    }
 
     @AfterEach
     void closeReplicas() {
@@ -84,7 +67,7 @@ class ReplicaClusterTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("modes")
     void concurrentSubmitsFromThreeReplicas_convergeToOneState(Order order, Propagation propagation) {
-        cluster = new TestCluster(REDIS, order, propagation);
+        cluster = new TestCluster(SERVERS.fixtures(), order, propagation);
         Replica a = cluster.start(0);
         Replica b = cluster.start(1);
         Replica c = cluster.start(2);
@@ -134,7 +117,7 @@ class ReplicaClusterTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("modes")
     void replicaJoiningMidLoad_catchesUpAndConverges(Order order, Propagation propagation) {
-        cluster = new TestCluster(REDIS, order, propagation);
+        cluster = new TestCluster(SERVERS.fixtures(), order, propagation);
         Replica a = cluster.start(0);
         Replica b = cluster.start(1);
         cluster.awaitServing(0, 1);
@@ -169,7 +152,7 @@ class ReplicaClusterTest {
     @MethodSource("syncCrashes")
     void syncLoad_losesNoAcknowledgedWriteWhenAReplicaCrashes(Order order, Crash crash) {
         try (RedisFixture victimRedis = RedisFixture.start()) {
-            cluster = new TestCluster(List.of(REDIS.get(0), REDIS.get(1), victimRedis), order, Propagation.SYNC);
+            cluster = new TestCluster(List.of(SERVERS.fixtures().get(0), SERVERS.fixtures().get(1), victimRedis), order, Propagation.SYNC);
             Replica a = cluster.start(0);
             Replica b = cluster.start(1);
             Replica victim = cluster.start(2);
@@ -215,7 +198,7 @@ class ReplicaClusterTest {
     @ParameterizedTest
     @EnumSource(Propagation.class)
     void departedReplicasLastCommand_reachingOneSurvivorOnly_reachesTheOtherToo(Propagation propagation) {
-        cluster = new TestCluster(REDIS, Order.FIFO, propagation);
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, propagation);
         Replica a = cluster.start(0);
         Replica b = cluster.start(1);
         Replica c = cluster.start(2);
@@ -244,7 +227,7 @@ class ReplicaClusterTest {
 
     @Test
     void loneReplica_refusesWritesUntilAMajorityIsPresent() throws Exception {
-        cluster = new TestCluster(REDIS.subList(0, 2), Order.TOTAL, Propagation.SYNC, 3);
+        cluster = new TestCluster(SERVERS.fixtures().subList(0, 2), Order.TOTAL, Propagation.SYNC, 3);
         Replica a = cluster.start(0);
 
         assertThat(a.acceptsWrites()).isFalse();
@@ -284,7 +267,7 @@ class ReplicaClusterTest {
     @ParameterizedTest
     @EnumSource(Order.class)
     void asyncAcknowledgement_tokenGivesReadYourWritesOnAnotherReplica(Order order) {
-        cluster = new TestCluster(REDIS.subList(0, 2), order, Propagation.ASYNC);
+        cluster = new TestCluster(SERVERS.fixtures().subList(0, 2), order, Propagation.ASYNC);
         Replica a = cluster.start(0);
         Replica b = cluster.start(1);
         cluster.awaitServing(0, 1);
@@ -301,7 +284,7 @@ class ReplicaClusterTest {
 
     @Test
     void closedReplica_refusesWrites() {
-        cluster = new TestCluster(REDIS.subList(0, 1), Order.FIFO, Propagation.ASYNC, 1);
+        cluster = new TestCluster(SERVERS.fixtures().subList(0, 1), Order.FIFO, Propagation.ASYNC, 1);
         Replica a = cluster.start(0);
         cluster.awaitServing(0);
         a.close();

@@ -3,11 +3,10 @@ package eu.vpki.common.replication;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
-import org.junit.jupiter.api.AfterAll;
+import eu.vpki.common.testing.RedisFixtureExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -29,25 +28,9 @@ import static org.awaitility.Awaitility.await;
  */
 class ReplicaFaultTest {
 
-    private static final List<RedisFixture> REDIS = new ArrayList<>();
+    @RegisterExtension
+    static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(3);
     private TestCluster cluster;
-
-    @BeforeAll
-    static void startRedis() {
-        for (int i = 0; i < 3; i++) {
-            REDIS.add(RedisFixture.start());
-        }
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        REDIS.forEach(RedisFixture::stop);
-    }
-
-    @BeforeEach
-    void freshState() {
-        REDIS.forEach(RedisFixture::flushAll);
-    }
 
     @AfterEach
     void stopCluster() {
@@ -78,11 +61,8 @@ class ReplicaFaultTest {
     @ParameterizedTest
     @EnumSource(Order.class)
     void fullRestart_stalestReplicaFirst_losesNoAcknowledgedWrite(Order order) {
-        cluster = new TestCluster(REDIS, order, Propagation.SYNC);
-        cluster.start(0);
-        cluster.start(1);
-        cluster.start(2);
-        cluster.awaitServing(0, 1, 2);
+        cluster = new TestCluster(SERVERS.fixtures(), order, Propagation.SYNC);
+        cluster.startAll();
         List<String> acknowledged = new ArrayList<>();
         cluster.member(0).replica().submit(put("t:idx:before")).join();
         acknowledged.add("t:idx:before");
@@ -115,11 +95,8 @@ class ReplicaFaultTest {
      */
     @Test
     void partition_writesAcknowledgedOnBothSides_surviveTheHeal() {
-        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
-        cluster.start(0);
-        cluster.start(1);
-        cluster.start(2);
-        cluster.awaitServing(0, 1, 2);
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster.startAll();
 
         cluster.partition(Set.of(2));
         cluster.member(2).replica().submit(put("t:idx:minority-side")).join();
@@ -143,7 +120,7 @@ class ReplicaFaultTest {
      */
     @Test
     void pausedReplicaWithStaleView_receivesWhatOthersWroteMeanwhile() {
-        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
         cluster.start(0);
         cluster.start(1);
         ReplicationConfig.Timeouts neverSuspects = new ReplicationConfig.Timeouts(TestCluster.TIMEOUTS.reply(),
@@ -178,11 +155,8 @@ class ReplicaFaultTest {
     @ParameterizedTest
     @EnumSource(Propagation.class)
     void sequencerLost_commandItSequencedToSomeOnly_reachesEveryone(Propagation propagation) {
-        cluster = new TestCluster(REDIS, Order.TOTAL, propagation);
-        cluster.start(0);
-        cluster.start(1);
-        cluster.start(2);
-        cluster.awaitServing(0, 1, 2);
+        cluster = new TestCluster(SERVERS.fixtures(), Order.TOTAL, propagation);
+        cluster.startAll();
         Replica c = cluster.member(2).replica();
 
         cluster.drop(1, 0);
@@ -210,11 +184,8 @@ class ReplicaFaultTest {
      */
     @Test
     void restartedOrigin_neverReusesASequenceNumber_andShipsWhatOnlyItHeld() {
-        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
-        cluster.start(0);
-        cluster.start(1);
-        cluster.start(2);
-        cluster.awaitServing(0, 1, 2);
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster.startAll();
 
         cluster.drop(0, 2);
         cluster.drop(1, 2);
@@ -240,11 +211,8 @@ class ReplicaFaultTest {
     @ParameterizedTest
     @EnumSource(Order.class)
     void partition_syncMinorityAcknowledgesNoWrite(Order order) {
-        cluster = new TestCluster(REDIS, order, Propagation.SYNC);
-        cluster.start(0);
-        cluster.start(1);
-        cluster.start(2);
-        cluster.awaitServing(0, 1, 2);
+        cluster = new TestCluster(SERVERS.fixtures(), order, Propagation.SYNC);
+        cluster.startAll();
 
         cluster.partition(Set.of(2));
         Replica c = cluster.member(2).replica();
@@ -275,11 +243,8 @@ class ReplicaFaultTest {
      */
     @Test
     void revocationRacingALaterChange_staysRevokedEverywhere() {
-        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
-        cluster.start(0);
-        cluster.start(1);
-        cluster.start(2);
-        cluster.awaitServing(0, 1, 2);
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster.startAll();
         cluster.member(0).replica().submit(List.of(new Operation.PutIfNewer("t:rec:station", 1,
                 Map.of("status", "ACTIVE", "permissions", "cam")))).join();
         cluster.awaitSameState(0, 1, 2);
@@ -310,7 +275,7 @@ class ReplicaFaultTest {
     @Test
     void redisKilledAndRestarted_replicaRejoinsAsANewOriginAndCatchesUp() throws Exception {
         try (AppendOnlyRedis victim = AppendOnlyRedis.start()) {
-            cluster = new TestCluster(List.of(REDIS.get(0), REDIS.get(1), victim), Order.FIFO, Propagation.SYNC);
+            cluster = new TestCluster(List.of(SERVERS.fixtures().get(0), SERVERS.fixtures().get(1), victim), Order.FIFO, Propagation.SYNC);
             cluster.start(0);
             cluster.start(1);
             Replica c = cluster.start(2);
@@ -348,7 +313,7 @@ class ReplicaFaultTest {
      */
     @Test
     void emptyMember_afterTheLogsWereTrimmed_takesASnapshot() {
-        cluster = new TestCluster(REDIS, Order.FIFO, Propagation.ASYNC);
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
         Duration fastReports = Duration.ofMillis(100); // trims after 2 s instead of 10 s
         cluster.start(0, TestCluster.TIMEOUTS, fastReports);
         cluster.start(1, TestCluster.TIMEOUTS, fastReports);

@@ -111,6 +111,14 @@ final class TestCluster implements AutoCloseable {
         return members;
     }
 
+    /** Starts every member and waits until all serve. */
+    void startAll() {
+        for (int i = 0; i < members.size(); i++) {
+            start(i);
+        }
+        awaitServing(members.stream().map(member -> member.index).toArray(Integer[]::new));
+    }
+
     /** Starts member {@code index} with the test timeouts. */
     Replica start(int index) {
         return start(index, TIMEOUTS);
