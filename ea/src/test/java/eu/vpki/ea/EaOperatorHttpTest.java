@@ -207,7 +207,7 @@ class EaOperatorHttpTest {
             String management = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.management.port");
             HttpResponse<byte[]> health = get(management + "/actuator/health", "none");
             assertThat(health.statusCode()).isEqualTo(200);
-            assertThat(new String(health.body())).contains("\"replica\"", "\"state\":\"active\"", "\"viewSize\":2", "\"redis\"");
+            assertThat(new String(health.body())).contains("\"replica\"", "\"state\":\"serving\"", "\"viewSize\":2", "\"redis\"");
             String publicUrl = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
             assertThat(get(publicUrl + "/actuator/health", "none").statusCode()).isEqualTo(404);
         }

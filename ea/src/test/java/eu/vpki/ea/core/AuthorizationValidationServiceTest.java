@@ -99,8 +99,17 @@ class AuthorizationValidationServiceTest {
         SimulatedStation station = ea.enrolled("VIN-OUT", EtsiCurve.NIST_P256);
         OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
         ea.replica.close(); // out of service like a minority or a FAILED replica: ReplicaStatus not SERVING
+        String before = ea.replica.stateDigest();
 
-        assertRefused(toEa, EtsiCodes.Validation.DENIEDREQUEST);
+        try (LogCapture log = LogCapture.of(AuthorizationValidationService.class)) {
+            var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
+
+            assertThat(result.responseCode()).isEqualTo(EtsiCodes.Validation.DENIEDREQUEST);
+            assertThat(result.confirmed()).isEmpty();
+            assertThat(log.events(ch.qos.logback.classic.Level.WARN)).singleElement()
+                    .satisfies(e -> assertThat(e.getFormattedMessage()).contains("REPLICATION_UNAVAILABLE", "CLOSED"));
+        }
+        assertThat(ea.replica.stateDigest()).isEqualTo(before);
     }
 
     @Test
