@@ -169,6 +169,22 @@ public final class RedisStateMachine {
         return "0".repeat(PADDED_DIGITS - digits.length()) + digits;
     }
 
+    /**
+     * The {@code run_id} of the redis-server process ({@code INFO server}): a new one every time the
+     * server starts, so a replica sees that its Redis restarted (and may have lost its last writes)
+     * even when no apply failed in between.
+     */
+    public String serverRunId() {
+        try (Jedis jedis = pool.getResource()) {
+            for (String line : jedis.info("server").split("\r?\n")) {
+                if (line.startsWith("run_id:")) {
+                    return line.substring("run_id:".length()).strip();
+                }
+            }
+        }
+        throw new IllegalStateException("INFO server names no run_id");
+    }
+
     /** The last applied sequence number per origin. */
     public Map<String, Long> appliedSeqs() {
         try (Jedis jedis = pool.getResource()) {

@@ -59,6 +59,8 @@ public final class Replica implements AutoCloseable {
     private final ScheduledExecutorService control;
     private volatile Lifecycle lifecycle = Lifecycle.NEW;
     private volatile Membership membership;
+    /** The run id of the redis-server this membership joined with; another one means Redis restarted. */
+    private volatile String redisRunId;
     private ScheduledFuture<?> recovery;
 
     public Replica(ReplicationConfig config, ReplicatedKeyspace keyspace, JedisPool redis, Clock clock,
@@ -117,6 +119,7 @@ public final class Replica implements AutoCloseable {
 
     /** A new membership with a new origin whose epoch is above every earlier one of this replica id. */
     private Membership join() throws Exception {
+        redisRunId = stateMachine.serverRunId();
         Map<String, Long> applied = stateMachine.appliedSeqs();
         long epoch = clock.millis();
         for (String origin : applied.keySet()) {
@@ -135,16 +138,26 @@ public final class Replica implements AutoCloseable {
         return joining;
     }
 
-    /** Every status interval, on the control thread: is Redis alive, then the anti-entropy round. */
+    /**
+     * Every status interval, on the control thread: is it still the same Redis (alive, not restarted:
+     * a restarted one may have lost its last writes, which this membership believes applied), then the
+     * anti-entropy round.
+     */
     private void tick() {
         Membership current = membership;
         if (lifecycle != Lifecycle.CONNECTED || current == null) {
             return;
         }
-        try (Jedis jedis = redis.getResource()) {
-            jedis.ping();
+        String runId;
+        try {
+            runId = stateMachine.serverRunId();
         } catch (RuntimeException e) {
             failed(new ReplicationException(ReplicationException.Code.APPLY_FAILED, "Redis does not answer: " + e.getMessage(), e));
+            return;
+        }
+        if (!runId.equals(redisRunId)) {
+            failed(new ReplicationException(ReplicationException.Code.APPLY_FAILED,
+                    "Redis restarted (run id " + redisRunId + " is now " + runId + "): it may have lost writes"));
             return;
         }
         try {

@@ -36,7 +36,8 @@ class JGroupsStackTest {
         assertThat(names(stack)).doesNotContain("SEQUENCER", "dns.DNS_PING", "aws.S3_PING")
                 .contains("TCPPING", "pbcast.NAKACK2", "UNICAST3", "pbcast.STATE");
         assertThat(properties(stack, "TCP")).containsEntry("bind_addr", "127.0.0.1")
-                .containsEntry("bind_port", "7811").containsEntry("tcp_nodelay", "true");
+                .containsEntry("bind_port", "7811").containsEntry("tcp_nodelay", "true")
+                .containsEntry("non_blocking_sends", "true"); // a peer cut off without a reset must not block senders
         assertThat(properties(stack, "TCPPING")).containsEntry("initial_hosts", "127.0.0.1[7811],127.0.0.1[7812]");
         assertThat(properties(stack, "FD_ALL3")).containsEntry("timeout", "8000ms").containsEntry("interval", "2000ms");
     }

@@ -288,6 +288,7 @@ class ReplicaFaultTest {
                 acknowledged.add(key);
             }
 
+            String runIdBefore = new RedisStateMachine(cluster.member(2).pool, ReplicaClusterTest.KEYSPACE).serverRunId();
             victim.kill();
             for (int i = 0; i < 10; i++) {
                 String key = "t:idx:while-its-redis-was-down-" + i;
@@ -298,6 +299,8 @@ class ReplicaFaultTest {
             assertThat(c.status().serving()).isFalse();
 
             victim.restart();
+            assertThat(new RedisStateMachine(cluster.member(2).pool, ReplicaClusterTest.KEYSPACE).serverRunId())
+                    .as("what tells a replica that its Redis restarted, even when no apply failed meanwhile").isNotEqualTo(runIdBefore);
             cluster.awaitServing(2);
             assertThat(c.origin()).isNotEqualTo(firstOrigin).startsWith(c.id() + "~");
             awaitEverywhere(acknowledged, 0, 1, 2);
