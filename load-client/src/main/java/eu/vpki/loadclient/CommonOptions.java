@@ -140,10 +140,10 @@ final class CommonOptions {
     }
 
     /** Prints the text report and writes all formats; returns the process exit code (0 when everything succeeded). */
-    static int report(RunReport report, Path dir, String base, List<PhaseResult> chart) throws IOException {
+    static int report(RunReport report, Path dir, String base) throws IOException {
         System.out.println();
         System.out.print(ReportWriter.text(report));
-        List<Path> files = ReportWriter.writeAll(report, dir, base, chart);
+        List<Path> files = ReportWriter.writeAll(report, dir, base);
         System.out.println("report written to " + files);
         return report.allSucceeded() ? 0 : 1;
     }

@@ -61,7 +61,7 @@ final class SweepCommand implements Callable<Integer> {
         settings.put("load model", "open loop, rate x" + factor + " per " + stepDuration + " step from " + startRate + "/s");
         settings.put("deployment", "DC " + target.dc);
         RunReport report = new RunReport("AT sweep", started, settings, results);
-        CommonOptions.report(report, reportDir, "sweep", results);
+        CommonOptions.report(report, reportDir, "sweep");
         return 0;
     }
 }

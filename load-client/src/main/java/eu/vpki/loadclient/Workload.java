@@ -59,7 +59,7 @@ final class Workload {
         List<ObuProtocol.Prepared> prepared = precompute
                 ? prepareInParallel(stations.size(), i -> retarget(protocol.prepareEnrolment(stations.get(i)), enrolmentTargets, i))
                 : null;
-        return runner.run("enrolment", model, i -> protocol.enrol(prepared != null ? prepared.get((int) i)
+        return runner.run("enrolment", PhaseResult.ENROLMENT, model, i -> protocol.enrol(prepared != null ? prepared.get((int) i)
                 : retarget(protocol.prepareEnrolment(stations.get((int) i)), enrolmentTargets, (int) i)), progress);
     }
 
@@ -69,7 +69,7 @@ final class Workload {
                 ? prepareInParallel((int) count, i -> retarget(protocol.prepareAuthorization(enrolled.get(i % enrolled.size()), aa),
                 authorizationTargets, i))
                 : null;
-        return runner.run(phase, model, i -> protocol.authorize(prepared != null ? prepared.get((int) i)
+        return runner.run(phase, PhaseResult.AUTHORIZATION, model, i -> protocol.authorize(prepared != null ? prepared.get((int) i)
                 : retarget(protocol.prepareAuthorization(enrolled.get((int) (i % enrolled.size())), aa), authorizationTargets, (int) i)),
                 progress);
     }
