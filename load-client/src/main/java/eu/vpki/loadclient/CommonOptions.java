@@ -151,9 +151,14 @@ final class CommonOptions {
     static Map<String, String> settings(Load load, String curve, String more) {
         return Map.of("curve", curve, "precomputed requests", load.precompute ? "yes (built before the timed window)" : "no",
                 "load model", load.rate == null ? "closed loop, " + load.concurrency + " in flight" : "open loop at " + load.rate + "/s",
-                "deployment", more, "machine", Runtime.getRuntime().availableProcessors() + " cores, load average "
-                        + String.format(java.util.Locale.ROOT, "%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
-                        + " when the report was written");
+                "deployment", more, "machine", machine());
+    }
+
+    /** Cores and load average of the machine the client runs on, for the report's configuration. */
+    static String machine() {
+        return Runtime.getRuntime().availableProcessors() + " cores, load average "
+                + String.format(java.util.Locale.ROOT, "%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
+                + " when the report was written";
     }
 
     /** The enrolled stations of a fleet file; none (and a message to run 'enrol' first) if it has none. */
