@@ -279,10 +279,22 @@ public final class LocalCluster implements AutoCloseable {
                 "vpki.redis.url", r.url());
     }
 
-    /** Generates an authority's signing and encryption keys into a key store and has the RCA certify them. */
     private EtsiCertificate certify(URI rca, String adminToken, String type, String name, Path store, char[] password,
                                     String signingAlias, String encryptionAlias, Map<String, String> accessPoints) {
-        EtsiCurve curve = EtsiCurve.parse(spec.authorityCurve());
+        return certify(http, random, EtsiCurve.parse(spec.authorityCurve()), rca, adminToken, type, name, store, password,
+                signingAlias, encryptionAlias, accessPoints);
+    }
+
+    /**
+     * Generates an authority's signing and encryption keys into a key store (keys already there are
+     * kept) and has the RCA certify them through its admin API.
+     *
+     * @param type         {@code EA} or {@code AA}
+     * @param accessPoints what goes into the CTL: {@code itsAccessPoint} and {@code aaAccessPoint} (EA), {@code accessPoint} (AA)
+     */
+    public static EtsiCertificate certify(HttpClient http, SecureRandom random, EtsiCurve curve, URI rca, String adminToken,
+                                          String type, String name, Path store, char[] password, String signingAlias,
+                                          String encryptionAlias, Map<String, String> accessPoints) {
         EtsiCurve encCurve = curve.encryptionCapable() ? curve : EtsiCurve.NIST_P256;
         SoftwareKeyStore keys = SoftwareKeyStore.openOrCreate(store, password);
         EtsiKeyPair signing = keys.keyPairOrGenerate(signingAlias, curve, random);
@@ -295,7 +307,7 @@ public final class LocalCluster implements AutoCloseable {
         body.put("encryptionCurve", encCurve.curveName());
         body.put("encryptionKey", HexFormat.of().formatHex(encryption.publicKey().compressed()));
         accessPoints.forEach(body::put);
-        HttpResponse<String> r = send(HttpRequest.newBuilder(rca.resolve("/admin/authorities"))
+        HttpResponse<String> r = send(http, HttpRequest.newBuilder(rca.resolve("/admin/authorities"))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());
         if (r.statusCode() != 201) {
@@ -443,7 +455,7 @@ public final class LocalCluster implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port);
     }
 
-    private HttpResponse<String> send(HttpRequest r) {
+    private static HttpResponse<String> send(HttpClient http, HttpRequest r) {
         try {
             return http.send(r, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -475,7 +487,7 @@ public final class LocalCluster implements AutoCloseable {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
-    static String sha256Hex(String s) {
+    public static String sha256Hex(String s) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
