@@ -104,7 +104,7 @@ final class CommonOptions {
     static Workload workload(Target target, Load load, HttpClient http, AtomicReference<LoadRunner.Progress> progress) throws IOException {
         Clock clock = Clock.systemUTC();
         EtsiCertificate rca = EtsiCertificate.decode(Files.readAllBytes(target.rcaCert));
-        PkiEndpoints pki = Workload.discover(List.of(target.dc), rca, clock);
+        PkiEndpoints pki = PkiEndpoints.discover(List.of(target.dc), rca, clock.instant());
         SecureRandom random = new SecureRandom();
         ObuProtocol protocol = new ObuProtocol(http, new eu.vpki.common.etsi.ts103097.DataEncryption(random), random, clock, pki,
                 AT_PERMISSIONS, Duration.ofSeconds(30));
