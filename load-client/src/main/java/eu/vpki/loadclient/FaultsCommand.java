@@ -133,6 +133,9 @@ final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--quiet", defaultValue = "30s", converter = DurationConverter.class,
             description = "after the last fault healed and the workload stopped, wait this long before reading the replicas (default ${DEFAULT-VALUE})")
     Duration quiet;
+    @Option(names = "--budget", defaultValue = "40m", converter = DurationConverter.class,
+            description = "no fault starts later than this after the first; the rest are recorded as skipped (default ${DEFAULT-VALUE})")
+    Duration budget;
     @Option(names = "--report-dir", defaultValue = "run/faults", description = "reports and history files (default ${DEFAULT-VALUE})")
     Path reportDir;
     @Option(names = "--name", defaultValue = "faults", description = "report file name, without extension (default ${DEFAULT-VALUE})")
@@ -186,7 +189,8 @@ final class FaultsCommand implements Callable<Integer> {
                     archivesRecorded = true;
                 }
                 FaultRun.Config config = new FaultRun.Config(spec, chosenSeed, counts, timing, failureDetection, warmup, quiet,
-                        new ConsistencyWorkload.Settings(rate, workers, raceShare, Duration.ofSeconds(15)), reportDir.toAbsolutePath());
+                        new ConsistencyWorkload.Settings(rate, workers, raceShare, Duration.ofSeconds(15)), reportDir.toAbsolutePath(),
+                        budget);
                 try {
                     FaultRun.Result result = FaultRun.run(config, net, null, System.err::println);
                     records.add(result.record());

@@ -85,16 +85,21 @@ final class FaultInjector {
         }
     }
 
+    /** Records {@code plan} as not injected, with the reason. */
+    FaultEvent skip(FaultPlan plan, String reason) {
+        Recording rec = new Recording(plan);
+        rec.note(reason);
+        return rec.done();
+    }
+
     /** Injects one fault and returns once the group recovered or the limits passed. */
     FaultEvent inject(FaultPlan plan) throws InterruptedException {
         Recording rec = new Recording(plan);
         if (plan.kind().network() && !network.partitionable()) {
-            rec.note("skipped: " + network.describe());
-            return rec.done();
+            return skip(plan, "skipped: " + network.describe());
         }
         if (plan.kind() == FaultKind.SEQUENCER_KILL && !totalOrder) {
-            rec.note("skipped: FIFO order has no sequencer");
-            return rec.done();
+            return skip(plan, "skipped: FIFO order has no sequencer");
         }
         switch (plan.kind()) {
             case REPLICA_KILL -> kill(rec, replicas.get(plan.picks().get(0)));

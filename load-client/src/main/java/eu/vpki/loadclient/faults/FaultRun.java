@@ -45,10 +45,11 @@ public final class FaultRun {
      * @param quiet            after the last fault healed and the workload stopped, before the replicas are read
      * @param workload         rate and shape of the workload
      * @param outDir           where the history file goes
+     * @param budget           no fault starts later than this after the first one; the rest are recorded as skipped
      */
     public record Config(ClusterSpec spec, long seed, Map<FaultKind, Integer> counts, FaultSchedule.Timing timing,
                          Duration failureDetection, Duration warmup, Duration quiet, ConsistencyWorkload.Settings workload,
-                         Path outDir) {
+                         Path outDir, Duration budget) {
         public Config {
             counts = Map.copyOf(counts);
         }
@@ -93,7 +94,12 @@ public final class FaultRun {
             workload.start();
             try {
                 TimeUnit.MILLISECONDS.sleep(config.warmup().toMillis());
+                long firstFault = history.now();
                 for (FaultPlan plan : schedule) {
+                    if (history.now() - firstFault > config.budget().toMillis()) {
+                        events.add(injector.skip(plan, "skipped: the run's time budget (" + config.budget().toMinutes() + " min) was spent"));
+                        continue;
+                    }
                     events.add(injector.inject(plan));
                     log.accept(String.format("  %d/%d faults done, %d operations so far", events.size(), schedule.size(), history.size()));
                     TimeUnit.MILLISECONDS.sleep(plan.gapMs());
@@ -181,6 +187,7 @@ public final class FaultRun {
         s.put("timing", config.timing().toString());
         s.put("warmup", config.warmup().toString());
         s.put("quiet", config.quiet().toString());
+        s.put("budget", config.budget().toString());
         s.put("workload", config.workload().toString());
         s.put("stations", Integer.toString(workload.stations()));
         s.put("machine", Runtime.getRuntime().availableProcessors() + " cores");

@@ -35,7 +35,8 @@ class FaultsIT {
         FaultSchedule.Timing timing = new FaultSchedule.Timing(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1),
                 Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2));
         FaultRun.Config config = new FaultRun.Config(spec, 17, Map.of(FaultKind.REPLICA_KILL, 3), timing, Duration.ofSeconds(20),
-                Duration.ofSeconds(8), Duration.ofSeconds(3), new ConsistencyWorkload.Settings(15, 16, 0, Duration.ofSeconds(15)), work);
+                Duration.ofSeconds(8), Duration.ofSeconds(3), new ConsistencyWorkload.Settings(15, 16, 0, Duration.ofSeconds(15)), work,
+                Duration.ofMinutes(10));
         AtomicReference<Op> dropped = new AtomicReference<>();
         AtomicReference<String> changed = new AtomicReference<>();
 
