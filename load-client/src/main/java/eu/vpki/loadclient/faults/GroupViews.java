@@ -11,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -19,28 +18,38 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * What the replicas say about their group, from outside: the size of each replica's view from its
- * metrics ({@code vpki.replication.view.size}, 0 once the replica failed or left), and each
- * replica's latest view (coordinator, view id, members) from the line it logs on every view change.
- * Used to find the coordinator (the TOTAL-order sequencer) and to wait until a fault has healed.
+ * metrics ({@code vpki.replication.view.size} on its management port, 0 once the replica failed or
+ * left), and each replica's latest view (coordinator, view id, members) from the line it logs on
+ * every view change. Used to find the coordinator (the TOTAL-order sequencer) and to wait until a
+ * fault has healed. Logs are read incrementally: each call reads only what was appended since.
  */
 final class GroupViews {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** {@code replica X view [coord|id] (n) [a, b, ...]}, also {@code ... view MergeView::[...]} and {@code joined ..., view [...]}. */
     private static final Pattern VIEW = Pattern.compile(
             "replica (\\S+) (?:joined .*?, )?view (?:MergeView::)?\\[([^|\\]]+)\\|(\\d+)\\] \\((\\d+)\\) \\[([^\\]]*)\\]");
-    private static final int TAIL_BYTES = 512 * 1024;
+    private static final int CHUNK = 1 << 20;
 
     /** One replica's latest view as it logged it. */
     record View(String replica, String coordinator, long id, int size, List<String> members) {
     }
 
+    /** How far a log was read, and the last view line found in it. */
+    private static final class LogPosition {
+        long offset;
+        String partial = "";
+        View last;
+    }
+
     private final List<ReplicaNode> replicas;
     private final HttpClient http;
+    private final Map<Path, LogPosition> positions = new ConcurrentHashMap<>();
 
     GroupViews(List<ReplicaNode> replicas, HttpClient http) {
         this.replicas = List.copyOf(replicas);
@@ -77,25 +86,44 @@ final class GroupViews {
         return latest(replica.jvm().log());
     }
 
-    static Optional<View> latest(Path log) {
-        String tail;
-        try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
-            long length = f.length();
-            long from = Math.max(0, length - TAIL_BYTES);
-            byte[] bytes = new byte[(int) (length - from)];
-            f.seek(from);
-            f.readFully(bytes);
-            tail = new String(bytes, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return Optional.empty();
+    /** The latest view line in {@code log}, reading only what was appended since the last call. */
+    Optional<View> latest(Path log) {
+        LogPosition position = positions.computeIfAbsent(log, p -> new LogPosition());
+        synchronized (position) {
+            try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
+                long length = f.length();
+                if (length < position.offset) {
+                    position.offset = 0;
+                    position.partial = "";
+                }
+                while (position.offset < length) {
+                    byte[] bytes = new byte[(int) Math.min(CHUNK, length - position.offset)];
+                    f.seek(position.offset);
+                    f.readFully(bytes);
+                    position.offset += bytes.length;
+                    String text = position.partial + new String(bytes, StandardCharsets.UTF_8);
+                    int end = text.lastIndexOf('\n');
+                    position.partial = end < 0 ? text : text.substring(end + 1);
+                    View found = lastView(end < 0 ? "" : text.substring(0, end));
+                    if (found != null) {
+                        position.last = found;
+                    }
+                }
+            } catch (IOException e) {
+                return Optional.ofNullable(position.last);
+            }
+            return Optional.ofNullable(position.last);
         }
+    }
+
+    static View lastView(String text) {
         View last = null;
-        Matcher m = VIEW.matcher(tail);
+        Matcher m = VIEW.matcher(text);
         while (m.find()) {
             List<String> members = Arrays.stream(m.group(5).split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
             last = new View(m.group(1), m.group(2), Long.parseLong(m.group(3)), Integer.parseInt(m.group(4)), members);
         }
-        return Optional.ofNullable(last);
+        return last;
     }
 
     /** The coordinator most running replicas name in their latest view; empty if the logs say nothing. */
@@ -126,9 +154,5 @@ final class GroupViews {
             }
         }
         return true;
-    }
-
-    static boolean readable(Path log) {
-        return Files.isRegularFile(log) && latest(log).isPresent();
     }
 }
