@@ -39,14 +39,13 @@ output "operator_urls" {
 }
 
 output "load_client_command" {
-  # The load client's sub-commands and options arrive with issue #6; this line
-  # follows the planned `sweep` command. It registers its simulated vehicles
-  # through the Operator API, so run it from the operator network.
-  description = "Load client command line against this deployment (run from the operator network; options as planned in issue #6)."
-  value = join(" ", [
-    "java -jar vpki-load-client-${var.vpki_version}.jar sweep",
-    "--dc-url ${local.endpoints.dc}",
-    "--operator-url http://${local.layout[var.home_region].operator_ips[0]}:8084",
-    "--vehicles 10000 --duration 300s",
+  # Registers simulated vehicles through the Operator API (so run it from the
+  # operator network, with the operator's token in operator-token), enrols them
+  # and sweeps the AT rate: docs/load-client.md.
+  description = "Load client command lines against this deployment (run from the operator network; rca.cert is the RCA certificate of the key ceremony)."
+  value = join(" && ", [
+    "java -jar vpki-load-client-${var.vpki_version}.jar register --operator http://${local.layout[var.home_region].operator_ips[0]}:8084 --operator-token-file operator-token --stations 10000",
+    "java -jar vpki-load-client-${var.vpki_version}.jar enrol --dc ${local.endpoints.dc} --rca-cert rca.cert --rate 200",
+    "java -jar vpki-load-client-${var.vpki_version}.jar sweep --dc ${local.endpoints.dc} --rca-cert rca.cert --start-rate 100 --step-duration PT30S",
   ])
 }

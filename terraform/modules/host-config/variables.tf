@@ -50,6 +50,12 @@ variable "trusts_rca" {
   default     = false
 }
 
+variable "own_certificate" {
+  description = "Whether the service needs its own authority certificate (EA, AA): fetched with the RCA certificate from the same S3 prefix (<prefix>/trust/<service>.cert) into the runtime directory; the caller's environment names it (VPKI_EA_CERTIFICATE_FILE / VPKI_AA_CERTIFICATE_FILE = /run/vpki-<service>/<service>.cert)."
+  type        = bool
+  default     = false
+}
+
 variable "redis" {
   description = "Whether the host runs its own Redis (EA and Operator replicas), bound to loopback only."
   type        = bool

@@ -48,10 +48,12 @@ locals {
   # What differs between EA and Operator replicas.
   replica_services = {
     ea = {
+      # The access points are the CTL's (written by the RCA at certification, key ceremony step);
+      # the EA certificate is public and comes with the RCA certificate (own_certificate).
       environment = {
         SERVER_PORT              = tostring(local.service_ports.ea)
-        VPKI_EA_ITS_ACCESS_POINT = var.endpoints.ea
-        VPKI_EA_AA_ACCESS_POINT  = var.endpoints.ea
+        VPKI_EA_CERTIFICATE_FILE = "/run/vpki-ea/ea.cert"
+        VPKI_DC_URLS             = join(",", concat([local.own_dc_url], [for u in var.dc_urls : u if u != local.own_dc_url]))
       }
       secret_files = {
         VPKI_KEYSTORE_PATH          = { secret_id = var.secrets["ea_keystore"].name, base64 = true }
@@ -94,18 +96,36 @@ resource "aws_ebs_volume" "replica" {
   tags = { Name = "${var.name}-${each.key}-data" }
 }
 
-module "replica_host" {
+# One call per service, so that each host's configuration is known per service.
+module "ea_host" {
   source   = "../host-config"
-  for_each = local.replicas_by_key
+  for_each = { for k, r in local.replicas_by_key : k => r if r.service == "ea" }
 
-  service   = each.value.service
+  service   = "ea"
   region    = var.region
   artefacts = var.artefacts
-  environment = merge(local.replica_environment, local.replica_services[each.value.service].environment, {
+  environment = merge(local.replica_environment, local.replica_services.ea.environment, {
     VPKI_REPLICATION_BIND_ADDRESS = each.value.ip
   })
-  secret_files   = local.replica_services[each.value.service].secret_files
-  trusts_rca     = local.replica_services[each.value.service].trusts_rca
+  secret_files    = local.replica_services.ea.secret_files
+  trusts_rca      = local.replica_services.ea.trusts_rca
+  own_certificate = true
+  redis           = true
+  data_volume_id  = aws_ebs_volume.replica[each.key].id
+}
+
+module "operator_host" {
+  source   = "../host-config"
+  for_each = { for k, r in local.replicas_by_key : k => r if r.service == "operator" }
+
+  service   = "operator"
+  region    = var.region
+  artefacts = var.artefacts
+  environment = merge(local.replica_environment, local.replica_services.operator.environment, {
+    VPKI_REPLICATION_BIND_ADDRESS = each.value.ip
+  })
+  secret_files   = local.replica_services.operator.secret_files
+  trusts_rca     = local.replica_services.operator.trusts_rca
   redis          = true
   data_volume_id = aws_ebs_volume.replica[each.key].id
 }
@@ -120,7 +140,7 @@ resource "aws_instance" "replica" {
   private_ip             = each.value.ip
   vpc_security_group_ids = [aws_security_group.service[each.value.service].id]
   iam_instance_profile   = aws_iam_instance_profile.service[each.value.service].name
-  user_data              = module.replica_host[each.key].user_data
+  user_data              = each.value.service == "ea" ? module.ea_host[each.key].user_data : module.operator_host[each.key].user_data
   # cloud-init runs user data only at first boot: a new version or
   # configuration means a new instance. Its state is on the data volume and
   # its address is fixed, so it rejoins the group as the same member.
@@ -215,15 +235,17 @@ module "aa_host" {
   region    = var.region
   artefacts = var.artefacts
   environment = merge(local.common_environment, {
-    SERVER_PORT          = tostring(local.service_ports.aa)
-    VPKI_DC_URLS         = join(",", concat([local.own_dc_url], [for u in var.dc_urls : u if u != local.own_dc_url]))
-    VPKI_AA_ACCESS_POINT = var.endpoints.aa
+    SERVER_PORT              = tostring(local.service_ports.aa)
+    VPKI_DC_URLS             = join(",", concat([local.own_dc_url], [for u in var.dc_urls : u if u != local.own_dc_url]))
+    VPKI_AA_ACCESS_POINT     = var.endpoints.aa
+    VPKI_AA_CERTIFICATE_FILE = "/run/vpki-aa/aa.cert"
   })
   secret_files = {
     VPKI_KEYSTORE_PATH          = { secret_id = var.secrets["aa_keystore"].name, base64 = true }
     VPKI_KEYSTORE_PASSWORD_FILE = { secret_id = var.secrets["aa_keystore_password"].name, base64 = false }
   }
-  trusts_rca = true
+  trusts_rca      = true
+  own_certificate = true
 }
 
 resource "aws_launch_template" "aa" {

@@ -30,7 +30,7 @@ data "aws_iam_policy_document" "service" {
     actions = ["s3:GetObject"]
     resources = [
       "arn:${var.partition}:s3:::${var.artefacts.bucket}/${var.artefacts.prefix}/vpki-${each.key}-*",
-      "arn:${var.partition}:s3:::${var.artefacts.bucket}/${var.artefacts.rca_certificate_key}",
+      "arn:${var.partition}:s3:::${var.artefacts.bucket}/${dirname(var.artefacts.rca_certificate_key)}/*",
     ]
   }
 

@@ -1,7 +1,10 @@
 package eu.vpki.benchmarks;
 
+import eu.vpki.common.etsi.crypto.Ecies;
+import eu.vpki.common.etsi.crypto.EciesEncryptedKey;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.crypto.EtsiPublicKey;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.DecryptedMessage;
 import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
@@ -46,6 +49,8 @@ import java.util.concurrent.TimeUnit;
  * decryption also the decompression of the ephemeral point V, which any receiver must do) and
  * produces bare byte arrays; {@link DataEncryption#encryptFor} / {@link DataEncryption#decrypt} add
  * the COER {@code Ieee1609Dot2Data} encoding (and its canonical-decoding check) around it.
+ * {@code oursDecryptKey} is the ECIES step alone ({@link Ecies#decrypt}, V decoded per call).
+ * IEEE 1609.2 defines ECIES on the P-256 curves only.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -65,6 +70,9 @@ public class EncryptionBenchmark {
     private EncryptionRecipient recipient;
     private DecryptionIdentity identity;
     private byte[] oursMessage;
+    private EtsiKeyPair recipientKey;
+    private byte[] eciesV;
+    private EciesEncryptedKey eciesKey;
 
     /** What the raw baseline produces: compressed V, c, t, nonce, CCM ciphertext with tag. */
     public record RawMessage(byte[] v, byte[] c, byte[] t, byte[] nonce, byte[] ccm) {
@@ -95,6 +103,24 @@ public class EncryptionBenchmark {
         if (!java.util.Arrays.equals(encryption.decrypt(identity, oursMessage).plaintext(), plaintext)) {
             throw new IllegalStateException("setup: our round trip failed");
         }
+        recipientKey = keyPair;
+        byte[] dataKey = new byte[Ecies.KEY_BYTES];
+        random.nextBytes(dataKey);
+        eciesKey = Ecies.encrypt(keyPair.publicKey(), dataKey, p1, random);
+        eciesV = eciesKey.v().compressed();
+        if (!java.util.Arrays.equals(oursDecryptKey(), dataKey)) {
+            throw new IllegalStateException("setup: ECIES key round trip failed");
+        }
+    }
+
+    /**
+     * ECIES decryption of the 16-byte AES key alone, as IEEE 1609.2 defines it: V decoded from its
+     * compressed form (as it arrives), ECDH, KDF2, the tag check; no CCM, no COER.
+     */
+    @Benchmark
+    public byte[] oursDecryptKey() {
+        EtsiPublicKey v = EtsiPublicKey.fromEncodedPoint(curve, eciesV);
+        return Ecies.decrypt(recipientKey, new EciesEncryptedKey(v, eciesKey.c(), eciesKey.t()), p1);
     }
 
     @Benchmark

@@ -11,6 +11,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -20,14 +21,17 @@ import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * nistP256 key generation (raw {@code ECKeyPairGenerator} against {@link EtsiKeyPair#generate}) and
- * the raw ECDH agreement that every ECIES operation contains (ours is not exposed on its own: see
- * {@link EncryptionBenchmark}).
+ * Key generation (raw {@code ECKeyPairGenerator} against {@link EtsiKeyPair#generate}) and the raw
+ * BouncyCastle ECDH agreement that every ECIES operation contains (ours is not exposed on its own:
+ * see {@link EncryptionBenchmark#oursDecryptKey}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class KeyAgreementBenchmark {
+    @Param({"NIST_P256", "BRAINPOOL_P256R1", "BRAINPOOL_P384R1"})
+    public EtsiCurve curve;
+
     private SecureRandom random;
     private ECDomainParameters domain;
     private ECPrivateKeyParameters ours;
@@ -36,7 +40,7 @@ public class KeyAgreementBenchmark {
     @Setup
     public void setUp() {
         random = new SecureRandom();
-        domain = RawBc.domain(EtsiCurve.NIST_P256);
+        domain = RawBc.domain(curve);
         ours = RawBc.priv(RawBc.keyPair(domain, random));
         theirs = RawBc.pub(RawBc.keyPair(domain, random));
     }
@@ -48,7 +52,7 @@ public class KeyAgreementBenchmark {
 
     @Benchmark
     public EtsiKeyPair oursKeyGeneration() {
-        return EtsiKeyPair.generate(EtsiCurve.NIST_P256, random);
+        return EtsiKeyPair.generate(curve, random);
     }
 
     @Benchmark

@@ -1,7 +1,10 @@
 package eu.vpki.loadclient;
 
 import eu.vpki.loadclient.cluster.ClusterSpec;
+import eu.vpki.loadclient.cluster.HostNetwork;
 import eu.vpki.loadclient.cluster.LocalCluster;
+import eu.vpki.loadclient.cluster.LoopbackNetwork;
+import eu.vpki.loadclient.cluster.NamespaceNetwork;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -48,20 +51,62 @@ final class ClusterCommand implements Runnable {
         }
     }
 
+    /** Where the services run: all on loopback, or each in its own network namespace. */
+    static final class NetworkOptions {
+        @Option(names = "--network", defaultValue = "loopback", description = {
+                "loopback: every service on 127.0.0.1; namespaces: every service in its own network namespace on a",
+                "bridge (needs root and 'ip netns'); auto: namespaces when possible (default ${DEFAULT-VALUE})"})
+        String network;
+        @Option(names = "--net-prefix", defaultValue = "vpkin",
+                description = "prefix of the namespaces, bridge and veths made (and of leftovers removed) (default ${DEFAULT-VALUE})")
+        String prefix;
+        @Option(names = "--subnet", defaultValue = "10.217.0.0/16", description = "IPv4 subnet of the bridge (default ${DEFAULT-VALUE})")
+        String subnet;
+
+        /** The network chosen; namespaces are removed when it is closed (and on Ctrl-C). */
+        HostNetwork open(java.util.function.Consumer<String> log) {
+            return open(network, prefix, subnet, log);
+        }
+
+        /** {@code network}: loopback, namespaces or auto (namespaces when this machine allows them). */
+        static HostNetwork open(String network, String prefix, String subnet, java.util.function.Consumer<String> log) {
+            boolean namespaces = switch (network) {
+                case "loopback" -> false;
+                case "namespaces" -> true;
+                case "auto" -> NamespaceNetwork.available();
+                default -> throw new IllegalArgumentException("--network must be loopback, namespaces or auto, not " + network);
+            };
+            if (namespaces && !NamespaceNetwork.available()) {
+                throw new IllegalStateException("--network namespaces needs root and a working 'ip netns'");
+            }
+            return namespaces ? NamespaceNetwork.create(prefix, subnet, log) : new LoopbackNetwork();
+        }
+    }
+
     @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a local cluster and keep it running until Ctrl-C.")
     static final class Start implements Callable<Integer> {
         @Mixin
         ClusterOptions options;
+        @Mixin
+        NetworkOptions networkOptions;
 
         @Override
         public Integer call() throws Exception {
             ClusterSpec spec = options.spec();
             LocalCluster.recordArchives(spec, System.err::println);
-            LocalCluster cluster = LocalCluster.start(spec, System.err::println);
+            HostNetwork network = networkOptions.open(System.err::println);
+            LocalCluster cluster;
+            try {
+                cluster = LocalCluster.start(spec, network, System.err::println);
+            } catch (RuntimeException e) {
+                network.close();
+                throw e;
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 System.err.println("stopping the cluster");
                 cluster.close();
+                network.close();
                 stopped.countDown();
             }, "cluster-stop"));
             LocalCluster.Endpoints e = cluster.endpoints();

@@ -104,7 +104,7 @@ final class CommonOptions {
     static Workload workload(Target target, Load load, HttpClient http, AtomicReference<LoadRunner.Progress> progress) throws IOException {
         Clock clock = Clock.systemUTC();
         EtsiCertificate rca = EtsiCertificate.decode(Files.readAllBytes(target.rcaCert));
-        PkiEndpoints pki = Workload.discover(List.of(target.dc), rca, clock);
+        PkiEndpoints pki = PkiEndpoints.discover(List.of(target.dc), rca, clock.instant());
         SecureRandom random = new SecureRandom();
         ObuProtocol protocol = new ObuProtocol(http, new eu.vpki.common.etsi.ts103097.DataEncryption(random), random, clock, pki,
                 AT_PERMISSIONS, Duration.ofSeconds(30));
@@ -140,10 +140,10 @@ final class CommonOptions {
     }
 
     /** Prints the text report and writes all formats; returns the process exit code (0 when everything succeeded). */
-    static int report(RunReport report, Path dir, String base, List<PhaseResult> chart) throws IOException {
+    static int report(RunReport report, Path dir, String base) throws IOException {
         System.out.println();
         System.out.print(ReportWriter.text(report));
-        List<Path> files = ReportWriter.writeAll(report, dir, base, chart);
+        List<Path> files = ReportWriter.writeAll(report, dir, base);
         System.out.println("report written to " + files);
         return report.allSucceeded() ? 0 : 1;
     }
@@ -151,9 +151,14 @@ final class CommonOptions {
     static Map<String, String> settings(Load load, String curve, String more) {
         return Map.of("curve", curve, "precomputed requests", load.precompute ? "yes (built before the timed window)" : "no",
                 "load model", load.rate == null ? "closed loop, " + load.concurrency + " in flight" : "open loop at " + load.rate + "/s",
-                "deployment", more, "machine", Runtime.getRuntime().availableProcessors() + " cores, load average "
-                        + String.format(java.util.Locale.ROOT, "%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
-                        + " when the report was written");
+                "deployment", more, "machine", machine());
+    }
+
+    /** Cores and load average of the machine the client runs on, for the report's configuration. */
+    static String machine() {
+        return Runtime.getRuntime().availableProcessors() + " cores, load average "
+                + String.format(java.util.Locale.ROOT, "%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
+                + " when the report was written";
     }
 
     /** The enrolled stations of a fleet file; none (and a message to run 'enrol' first) if it has none. */

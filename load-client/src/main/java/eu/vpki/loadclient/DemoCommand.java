@@ -82,7 +82,7 @@ final class DemoCommand implements Callable<Integer> {
             settings.put("logs", e.logDir().toString());
             List<PhaseResult> phases = fetch == null ? List.of(enrol) : List.of(enrol, fetch);
             RunReport report = new RunReport("vpki demo: " + stations + " stations, " + perStation + " pseudonyms each", started, settings, phases);
-            return CommonOptions.report(report, reportDir, "demo", phases);
+            return CommonOptions.report(report, reportDir, "demo");
         }
     }
 }

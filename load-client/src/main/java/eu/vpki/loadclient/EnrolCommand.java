@@ -38,6 +38,6 @@ final class EnrolCommand implements Callable<Integer> {
         FleetFile.write(fleetFile, fleet);
         return CommonOptions.report(new RunReport("enrolment of " + fleet.size() + " stations", started,
                 CommonOptions.settings(load, fleet.isEmpty() ? "-" : fleet.get(0).curve().curveName(), "DC " + target.dc), List.of(r)),
-                reportDir, "enrol", List.of(r));
+                reportDir, "enrol");
     }
 }

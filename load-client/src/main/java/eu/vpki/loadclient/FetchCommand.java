@@ -41,6 +41,6 @@ final class FetchCommand implements Callable<Integer> {
         Instant started = Instant.now();
         PhaseResult r = CommonOptions.withProgress(progress, () -> w.fetch("authorization", enrolled, n, load.model(n)));
         return CommonOptions.report(new RunReport(n + " pseudonyms for " + enrolled.size() + " stations", started,
-                CommonOptions.settings(load, enrolled.get(0).curve().curveName(), "DC " + target.dc), List.of(r)), reportDir, "fetch", List.of(r));
+                CommonOptions.settings(load, enrolled.get(0).curve().curveName(), "DC " + target.dc), List.of(r)), reportDir, "fetch");
     }
 }

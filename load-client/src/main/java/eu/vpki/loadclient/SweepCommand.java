@@ -60,8 +60,11 @@ final class SweepCommand implements Callable<Integer> {
         settings.put("precomputed requests", precompute ? "yes (built before each step)" : "no");
         settings.put("load model", "open loop, rate x" + factor + " per " + stepDuration + " step from " + startRate + "/s");
         settings.put("deployment", "DC " + target.dc);
+        settings.put("client workers", Integer.toString(workers));
+        settings.put("stations", Integer.toString(enrolled.size()));
+        settings.put("machine", CommonOptions.machine());
         RunReport report = new RunReport("AT sweep", started, settings, results);
-        CommonOptions.report(report, reportDir, "sweep", results);
+        CommonOptions.report(report, reportDir, "sweep");
         return 0;
     }
 }

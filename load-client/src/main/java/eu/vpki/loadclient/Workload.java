@@ -1,7 +1,5 @@
 package eu.vpki.loadclient;
 
-import eu.vpki.common.distribution.TrustListClient;
-import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.loadclient.measure.LoadModel;
 import eu.vpki.loadclient.measure.LoadRunner;
 import eu.vpki.loadclient.measure.PhaseResult;
@@ -10,7 +8,6 @@ import eu.vpki.loadclient.obu.PkiEndpoints;
 import eu.vpki.loadclient.obu.SimulatedStation;
 
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,13 +41,6 @@ final class Workload {
         this.progress = progress;
     }
 
-    /** Finds the PKI from the DC and the RCA certificate, as an OBU does. */
-    static PkiEndpoints discover(List<URI> dcs, EtsiCertificate rca, Clock clock) {
-        TrustListClient trustLists = new TrustListClient(dcs, rca, TrustListClient.Options.defaults());
-        TrustListClient.Snapshot s = trustLists.refresh(clock.instant());
-        return PkiEndpoints.fromCtl(rca, s.ctl(), s.trustStore(), null);
-    }
-
     boolean precompute() {
         return precompute;
     }
@@ -59,7 +49,7 @@ final class Workload {
         List<ObuProtocol.Prepared> prepared = precompute
                 ? prepareInParallel(stations.size(), i -> retarget(protocol.prepareEnrolment(stations.get(i)), enrolmentTargets, i))
                 : null;
-        return runner.run("enrolment", model, i -> protocol.enrol(prepared != null ? prepared.get((int) i)
+        return runner.run("enrolment", PhaseResult.ENROLMENT, model, i -> protocol.enrol(prepared != null ? prepared.get((int) i)
                 : retarget(protocol.prepareEnrolment(stations.get((int) i)), enrolmentTargets, (int) i)), progress);
     }
 
@@ -69,7 +59,7 @@ final class Workload {
                 ? prepareInParallel((int) count, i -> retarget(protocol.prepareAuthorization(enrolled.get(i % enrolled.size()), aa),
                 authorizationTargets, i))
                 : null;
-        return runner.run(phase, model, i -> protocol.authorize(prepared != null ? prepared.get((int) i)
+        return runner.run(phase, PhaseResult.AUTHORIZATION, model, i -> protocol.authorize(prepared != null ? prepared.get((int) i)
                 : retarget(protocol.prepareAuthorization(enrolled.get((int) (i % enrolled.size())), aa), authorizationTargets, (int) i)),
                 progress);
     }
@@ -93,8 +83,7 @@ final class Workload {
     }
 
     private static ObuProtocol.Prepared retarget(ObuProtocol.Prepared p, List<URI> targets, int i) {
-        URI t = targets.get(Math.floorMod(i, targets.size()));
-        return t.equals(p.target()) ? p : new ObuProtocol.Prepared(p.station(), p.newKey(), p.request(), t, p.authority());
+        return ObuProtocol.retarget(p, targets.get(Math.floorMod(i, targets.size())));
     }
 
     private static List<ObuProtocol.Prepared> prepareInParallel(int n, java.util.function.IntFunction<ObuProtocol.Prepared> build) {

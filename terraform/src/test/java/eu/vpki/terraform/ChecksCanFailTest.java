@@ -138,22 +138,22 @@ class ChecksCanFailTest {
         mutate("modules/region/hosts.tf", "secret_id = var.secrets[\"operator_credentials\"].name",
                 "secret_id = \"vpki/operator-credentials\"");
         assertThat(run(new SecretsCheck())).singleElement().asString()
-                .contains("module.region.module.replica_host: a secret_id comes from the constant \"vpki/operator-credentials\"");
+                .contains("module.region.module.operator_host: a secret_id comes from the constant \"vpki/operator-credentials\"");
     }
 
     @Test
     void secretsReportsAPlainPasswordInTheEnvironment() throws IOException {
-        mutate("modules/region/hosts.tf", "        VPKI_EA_AA_ACCESS_POINT  = var.endpoints.ea\n",
-                "        VPKI_EA_AA_ACCESS_POINT  = var.endpoints.ea\n        VPKI_KEYSTORE_PASSWORD   = \"changeit\"\n");
+        mutate("modules/region/hosts.tf", "        VPKI_EA_CERTIFICATE_FILE = \"/run/vpki-ea/ea.cert\"\n",
+                "        VPKI_EA_CERTIFICATE_FILE = \"/run/vpki-ea/ea.cert\"\n        VPKI_KEYSTORE_PASSWORD   = \"changeit\"\n");
         assertThat(run(new SecretsCheck())).singleElement().asString()
-                .contains("module.region.module.replica_host: environment sets VPKI_KEYSTORE_PASSWORD in plain text");
+                .contains("module.region.module.ea_host: environment sets VPKI_KEYSTORE_PASSWORD in plain text");
     }
 
     @Test
     void secretsReportsATemplateThatDoesNotFetchBySecretId() throws IOException {
         mutate("modules/host-config/templates/user-data.sh.tftpl", "--secret-id '${s.secret_id}'", "--secret-id '${key}'");
-        // the replicas (EA and Operator share one resource), the AA group and the RCA; the DC has no secrets
-        assertThat(run(new SecretsCheck())).hasSize(3)
+        // the EA replicas, the Operator replicas, the AA group and the RCA; the DC has no secrets
+        assertThat(run(new SecretsCheck())).hasSize(4)
                 .allSatisfy(v -> assertThat(v).contains("the user data template does not fetch every secret_files entry"));
     }
 
@@ -163,23 +163,23 @@ class ChecksCanFailTest {
     void consistencyReportsAHardCodedOrder() throws IOException {
         mutate("modules/region/hosts.tf", "VPKI_REPLICATION_ORDER            = var.replication_order",
                 "VPKI_REPLICATION_ORDER            = \"TOTAL\"");
-        assertThat(run(new ConsistencyCheck())).singleElement().asString()
-                .contains("module.region.aws_instance.replica: VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"TOTAL\"");
+        assertThat(run(new ConsistencyCheck())).hasSize(2) // the EA and the Operator replicas
+                .allSatisfy(v -> assertThat(v).contains("module.region.aws_instance.replica: VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"TOTAL\""));
     }
 
     @Test
     void consistencyReportsATransformedPropagation() throws IOException {
         mutate("modules/region/hosts.tf", "VPKI_REPLICATION_PROPAGATION      = var.replication_propagation",
                 "VPKI_REPLICATION_PROPAGATION      = lower(var.replication_propagation)");
-        assertThat(run(new ConsistencyCheck())).singleElement().asString()
-                .contains("VPKI_REPLICATION_PROPAGATION is derived from var.replication_propagation");
+        assertThat(run(new ConsistencyCheck())).hasSize(2) // the EA and the Operator replicas
+                .allSatisfy(v -> assertThat(v).contains("VPKI_REPLICATION_PROPAGATION is derived from var.replication_propagation"));
     }
 
     @Test
     void consistencyReportsARootModuleThatDoesNotPassTheVariable() throws IOException {
         mutate("main.tf", "replication_order            = var.replication_order", "replication_order            = \"FIFO\"");
-        assertThat(run(new ConsistencyCheck())).singleElement().asString()
-                .contains("VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"FIFO\"");
+        assertThat(run(new ConsistencyCheck())).hasSize(2) // the EA and the Operator replicas
+                .allSatisfy(v -> assertThat(v).contains("VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"FIFO\""));
     }
 
     @Test
@@ -193,8 +193,8 @@ class ChecksCanFailTest {
     @Test
     void consistencyReportsATemplateThatDropsTheEnvironment() throws IOException {
         mutate("modules/host-config/templates/user-data.sh.tftpl", "${key}=${value}", "${key}: ${value}");
-        assertThat(run(new ConsistencyCheck())).singleElement().asString()
-                .contains("the user data template does not write %{ for k, v in environment }");
+        assertThat(run(new ConsistencyCheck())).hasSize(2) // the EA and the Operator replicas
+                .allSatisfy(v -> assertThat(v).contains("the user data template does not write %{ for k, v in environment }"));
     }
 
     @Test

@@ -24,7 +24,7 @@ import java.util.Locale;
 /**
  * {@link AuthorizationValidationClient} on Apache HttpClient 5 (classic, blocking): an explicit
  * connection pool ({@code maxConnections} per EA access point), connect and response timeouts. The
- * alternative to {@link JdkValidationClient}; docs/benchmarks.md compares them under load.
+ * alternative to {@link JdkValidationClient}; docs/benchmarks-history.md compares them under load.
  */
 public final class ApacheValidationClient implements AuthorizationValidationClient, AutoCloseable {
     private static final ContentType ITS_REQUEST = ContentType.create(JdkValidationClient.ITS_REQUEST);

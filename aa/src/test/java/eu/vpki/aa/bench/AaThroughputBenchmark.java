@@ -13,6 +13,7 @@ import eu.vpki.aa.core.RequestWindow;
 import eu.vpki.aa.testing.ItsStation;
 import eu.vpki.aa.testing.LocalPki;
 import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
@@ -73,7 +74,9 @@ import static org.awaitility.Awaitility.await;
  * lookup) in this JVM, without HTTP, Redis or replication, on 1 and 2 threads, once before and
  * once after the HTTP measurements.
  *
- * <p>System properties: {@code bench.aas} (1,2,4), {@code bench.concurrency} (1,2,4,8,16,32, for one
+ * <p>System properties: {@code bench.curve} (nistP256; or brainpoolP256r1, brainpoolP384r1: the RCA's, EA's
+ * and AA's signing keys), {@code bench.station-curve} (the stations' keys; default {@code bench.curve}),
+ * {@code bench.aas} (1,2,4), {@code bench.concurrency} (1,2,4,8,16,32, for one
  * AA), {@code bench.concurrency.many} (8,16,32, for several AAs), {@code bench.warmup} (PT20S),
  * {@code bench.measure} (PT10S), {@code bench.ea-client} (APACHE, the default, or JDK), {@code bench.aa-heap}
  * (512m), {@code bench.aa-jvm} (more AA JVM options, space-separated; -XX:+UseParallelGC, as deployed), {@code bench.jfr} (false: true records a JFR profile per AA process into {@code bench.out}),
@@ -81,6 +84,10 @@ import static org.awaitility.Awaitility.await;
  */
 public final class AaThroughputBenchmark {
     static final SecureRandom RANDOM = new SecureRandom();
+    /** Curve of the authorities' signing keys (RCA, EA, AA; encryption keys: the same, or brainpoolP256r1 for brainpoolP384r1). */
+    static final EtsiCurve CURVE = EtsiCurve.parse(prop("bench.curve", "nistP256"));
+    /** Curve of the stations' keys (canonical, EC, AT). */
+    static final EtsiCurve STATION_CURVE = EtsiCurve.parse(prop("bench.station-curve", LocalPki.curveName(CURVE)));
     static final Duration WARMUP = Duration.parse(prop("bench.warmup", "PT20S"));
     static final Duration MEASURE = Duration.parse(prop("bench.measure", "PT10S"));
     static final List<Integer> AAS = ints(prop("bench.aas", "1,2,4"));
@@ -112,7 +119,7 @@ public final class AaThroughputBenchmark {
         }
     }
 
-    private final LocalPki pki = new LocalPki();
+    private final LocalPki pki = new LocalPki(CURVE);
     private LocalPki.Ea ea;
     private final List<ItsStation> stations = new ArrayList<>();
     private final List<Integer> aaPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
@@ -135,8 +142,10 @@ public final class AaThroughputBenchmark {
         log("machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.version") + "; GC " + java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(java.lang.management.GarbageCollectorMXBean::getName).toList() + ", AA JVM options " + AA_JVM
-                + "; EA client " + EA_CLIENT + "; crypto " + eu.vpki.common.etsi.crypto.CryptoBackend.description()
-                + " (AA processes inherit VPKI_CRYPTO_NATIVE, or take -Dvpki.crypto.native in bench.aa-jvm)" + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
+                + "; EA client " + EA_CLIENT + "; authorities on " + LocalPki.curveName(CURVE) + ", stations on " + LocalPki.curveName(STATION_CURVE)
+                + "; crypto " + eu.vpki.common.etsi.crypto.CryptoBackend.description()
+                + " (AA processes inherit VPKI_CRYPTO_NATIVE and VPKI_CRYPTO_BRAINPOOL, or take -Dvpki.crypto.native / -Dvpki.crypto.brainpool in bench.aa-jvm)"
+                + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
         pki.startRcaAndDc();
         ea = pki.certifyEa("ea-bench", 1);
         pki.certifyAa(aaUri(aaPorts.get(0)));
@@ -171,7 +180,7 @@ public final class AaThroughputBenchmark {
 
     void enrolStations() {
         for (int i = 0; i < STATIONS; i++) {
-            ItsStation s = new ItsStation("BENCH-" + i);
+            ItsStation s = new ItsStation("BENCH-" + i, STATION_CURVE);
             HttpResponse<String> r = LocalPki.send(HttpRequest.newBuilder(ea.operator("/stations"))
                     .header("Authorization", "Bearer " + LocalPki.OPERATOR_TOKEN).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(s.registrationJson())).build(), HttpResponse.BodyHandlers.ofString());

@@ -30,27 +30,37 @@ public final class ItsStation {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     public final String canonicalId;
-    public final EtsiKeyPair canonicalKey = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+    /** The curve of all the station's keys (canonical key, EC key, AT keys). */
+    public final EtsiCurve curve;
+    public final EtsiKeyPair canonicalKey;
     private final DataEncryption encryption = new DataEncryption(RANDOM);
     public EtsiKeyPair ecKey;
     public EtsiCertificate ec;
     public EtsiKeyPair lastAtKey;
 
+    /** A station whose keys are on nistP256. */
     public ItsStation(String canonicalId) {
+        this(canonicalId, EtsiCurve.NIST_P256);
+    }
+
+    public ItsStation(String canonicalId, EtsiCurve curve) {
         this.canonicalId = canonicalId;
+        this.curve = curve;
+        this.canonicalKey = EtsiKeyPair.generate(curve, RANDOM);
     }
 
     /** The Operator API registration of this station (CAM and DENM). */
     public String registrationJson() {
         return """
-                {"stations":[{"canonicalId":"%s","curve":"nistP256","publicKey":"%s",
+                {"stations":[{"canonicalId":"%s","curve":"%s","publicKey":"%s",
                  "permissions":[{"psid":36,"sspType":"bitmap","ssp":"01fffc"},{"psid":37,"sspType":"bitmap","ssp":"01ffffff"}],
-                 "maxEcValidity":"P365D"}]}""".formatted(canonicalId, HexFormat.of().formatHex(canonicalKey.publicKey().compressed()));
+                 "maxEcValidity":"P365D"}]}""".formatted(canonicalId, LocalPki.curveName(curve),
+                HexFormat.of().formatHex(canonicalKey.publicKey().compressed()));
     }
 
     /** Initial enrolment at {@code ea}: the EC response code (0 = enrolled). */
     public int enrol(LocalPki.Ea ea, int replica) {
-        EtsiKeyPair newKey = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+        EtsiKeyPair newKey = EtsiKeyPair.generate(curve, RANDOM);
         var request = new EnrolmentMessages.EcRequest(canonicalId.getBytes(StandardCharsets.US_ASCII), newKey.publicKey(), null,
                 SubjectAttributes.permissions(List.of(PsidSsp.bitmap(Psids.SECURED_CERTIFICATE_REQUEST, CertificateProfiles.EC_SSP))));
         OutgoingRequest out = EnrolmentMessages.initialRequest(request, new SoftwareSigner(newKey, RANDOM),
@@ -65,7 +75,7 @@ public final class ItsStation {
 
     /** A fresh AT request (new AT key, proof of possession, EC signature encrypted for the EA). */
     public OutgoingRequest atRequest(LocalPki.Ea ea, EtsiCertificate aa, Instant now) {
-        lastAtKey = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+        lastAtKey = EtsiKeyPair.generate(curve, RANDOM);
         return AuthorizationMessages.request(new AuthorizationMessages.AtRequest(lastAtKey.publicKey(), null, SubjectAttributes.permissions(CAM_DENM)),
                 new SoftwareSigner(lastAtKey, RANDOM), ec, new SoftwareSigner(ecKey, RANDOM), ea.certificate, aa.asEncryptionRecipient(),
                 AuthorizationMessages.Protection.FULL, now, RANDOM, encryption);

@@ -59,6 +59,8 @@ public final class LocalPki implements AutoCloseable {
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     public final Path dir;
+    /** The curve of the RCA's, the EAs' and the AA's signing keys (encryption keys: the same, or brainpoolP256r1 for brainpoolP384r1). */
+    public final EtsiCurve curve;
     public final int rcaPort = freePort();
     public final int dcPort = freePort();
     private final List<AutoCloseable> toClose = Collections.synchronizedList(new ArrayList<>());
@@ -101,7 +103,14 @@ public final class LocalPki implements AutoCloseable {
         }
     }
 
+    /** A deployment whose authorities sign on nistP256. */
     public LocalPki() {
+        this(EtsiCurve.NIST_P256);
+    }
+
+    /** A deployment whose authorities sign on {@code curve}. */
+    public LocalPki(EtsiCurve curve) {
+        this.curve = curve;
         try {
             dir = Files.createTempDirectory("vpki-aa-e2e");
             Files.writeString(dir.resolve("keystore-password"), "keystore-password-for-tests\n");
@@ -116,7 +125,7 @@ public final class LocalPki implements AutoCloseable {
 
     public void startRcaAndDc() {
         rca = run(RcaApplication.class, "vpki-rca", rcaPort,
-                "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=AA E2E Root", "--vpki.rca.curve=nistP256",
+                "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=AA E2E Root", "--vpki.rca.curve=" + curveName(curve),
                 "--vpki.keystore.path=" + dir.resolve("rca/rca.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
                 "--vpki.admin.token-file=" + dir.resolve("admin-token"), "--vpki.dc.urls=" + dcUrl());
         root = EtsiCertificate.decode(get(URI.create("http://127.0.0.1:" + rcaPort + "/rca/certificate")).body());
@@ -132,14 +141,15 @@ public final class LocalPki implements AutoCloseable {
     /** Generates an EA's keys into its own key store and has the RCA certify it, aaAccessPoint = its first replica. */
     public Ea certifyEa(String name, int replicas) {
         Ea ea = new Ea(name, replicas, dir);
-        EtsiKeyPair signing = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
-        EtsiKeyPair encryption = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+        EtsiKeyPair signing = EtsiKeyPair.generate(curve, RANDOM);
+        EtsiKeyPair encryption = EtsiKeyPair.generate(encryptionCurve(), RANDOM);
         SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(ea.keystore, password());
         store.put("ea-signing", signing, RANDOM);
         store.put("ea-encryption", encryption, RANDOM);
         ea.certificate = certify("""
-                {"type":"EA","name":"%s","curve":"nistP256","verificationKey":"%s","encryptionKey":"%s",
-                 "itsAccessPoint":"%s","aaAccessPoint":"%s","validityDays":730}""".formatted(name, hex(signing), hex(encryption),
+                {"type":"EA","name":"%s","curve":"%s","verificationKey":"%s","encryptionCurve":"%s","encryptionKey":"%s",
+                 "itsAccessPoint":"%s","aaAccessPoint":"%s","validityDays":730}""".formatted(name, curveName(curve), hex(signing),
+                curveName(encryptionCurve()), hex(encryption),
                 ea.enrolment(0), ea.validation(0)));
         write(ea.certificateFile, ea.certificate.encoded());
         return ea;
@@ -147,14 +157,15 @@ public final class LocalPki implements AutoCloseable {
 
     /** Generates the AA's keys into its key store and has the RCA certify it with this access point. */
     public void certifyAa(URI accessPoint) {
-        EtsiKeyPair signing = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
-        EtsiKeyPair encryption = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
+        EtsiKeyPair signing = EtsiKeyPair.generate(curve, RANDOM);
+        EtsiKeyPair encryption = EtsiKeyPair.generate(encryptionCurve(), RANDOM);
         SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(dir.resolve("aa.p12"), password());
         store.put("aa-signing", signing, RANDOM);
         store.put("aa-encryption", encryption, RANDOM);
         aa = certify("""
-                {"type":"AA","name":"aa.e2e","curve":"nistP256","verificationKey":"%s","encryptionKey":"%s","accessPoint":"%s",
-                 "validityDays":730}""".formatted(hex(signing), hex(encryption), accessPoint));
+                {"type":"AA","name":"aa.e2e","curve":"%s","verificationKey":"%s","encryptionCurve":"%s","encryptionKey":"%s",
+                 "accessPoint":"%s","validityDays":730}""".formatted(curveName(curve), hex(signing), curveName(encryptionCurve()),
+                hex(encryption), accessPoint));
         write(dir.resolve("aa.cert"), aa.encoded());
     }
 
@@ -283,6 +294,15 @@ public final class LocalPki implements AutoCloseable {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(app).run(all.toArray(String[]::new));
         toClose.add(context::close);
         return context;
+    }
+
+    private EtsiCurve encryptionCurve() {
+        return curve.encryptionCapable() ? curve : EtsiCurve.BRAINPOOL_P256R1;
+    }
+
+    /** The name the configuration and the REST APIs use for a curve. */
+    public static String curveName(EtsiCurve curve) {
+        return curve == EtsiCurve.NIST_P256 ? "nistP256" : curve.curveName();
     }
 
     char[] password() {

@@ -18,12 +18,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@code redis-server} child process on loopback: started, checked to answer PING, stopped or
- * killed. Used by the test fixture and by the local cluster. Every process still running when the
- * JVM exits is killed by a shutdown hook, so no orphan server is left behind.
+ * A {@code redis-server} child process: started, checked to answer PING, stopped or killed. Used by
+ * the test fixture and by the local cluster. By default on loopback; the local cluster's fault
+ * harness runs it on another address inside a network namespace (a launch prefix such as
+ * {@code ip netns exec NS}) and restarts it on the same port and data directory after a kill, so
+ * that it reloads its append-only file. Every process still running when the JVM exits is killed by
+ * a shutdown hook, so no orphan server is left behind.
  */
 public final class RedisServer implements AutoCloseable {
-    private static final String HOST = "127.0.0.1";
+    private static final String LOOPBACK = "127.0.0.1";
+    /** The {@code appendfsync} policies Redis knows. */
+    public static final List<String> APPEND_FSYNC_POLICIES = List.of("always", "everysec", "no");
     private static final int START_ATTEMPTS = 3;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
@@ -36,26 +41,55 @@ public final class RedisServer implements AutoCloseable {
     /**
      * How to run the server.
      *
-     * @param port       0 for a free port
-     * @param dataDir    where Redis keeps its files; null for a temporary directory deleted on stop
-     * @param appendOnly whether to persist with an append-only file (fsync every second)
+     * @param port         0 for a free port (loopback without launch prefix only)
+     * @param dataDir      where Redis keeps its files; null for a temporary directory deleted on stop
+     * @param appendOnly   whether to persist with an append-only file
+     * @param appendFsync  {@code appendfsync} of the append-only file: always, everysec or no
+     * @param bindAddress  the address it listens on (and is reached at)
+     * @param launchPrefix words run before the server's command, e.g. {@code ip netns exec NS}; they
+     *                     must end by exec'ing it, so that the process is the server itself
      */
-    public record Options(int port, Path dataDir, boolean appendOnly) {
+    public record Options(int port, Path dataDir, boolean appendOnly, String appendFsync, String bindAddress,
+                          List<String> launchPrefix) {
+        public Options {
+            if (!APPEND_FSYNC_POLICIES.contains(appendFsync)) {
+                throw new IllegalArgumentException("appendfsync must be one of " + APPEND_FSYNC_POLICIES + ", not " + appendFsync);
+            }
+            launchPrefix = List.copyOf(launchPrefix);
+            if (port == 0 && (!launchPrefix.isEmpty() || !LOOPBACK.equals(bindAddress))) {
+                throw new IllegalArgumentException("a free port is only probed on loopback without a launch prefix: give a port");
+            }
+        }
+
+        /** On loopback, fsync every second when persistent. */
+        public Options(int port, Path dataDir, boolean appendOnly) {
+            this(port, dataDir, appendOnly, "everysec", LOOPBACK, List.of());
+        }
+
         public static Options ephemeral() {
             return new Options(0, null, false);
+        }
+
+        /** The same options on a fixed port (to restart a server where it was). */
+        public Options onPort(int fixedPort) {
+            return new Options(fixedPort, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix);
         }
     }
 
     private final Process process;
+    private final String host;
     private final int port;
     private final Path directory;
     private final boolean temporary;
+    private final Options options;
 
-    private RedisServer(Process process, int port, Path directory, boolean temporary) {
+    private RedisServer(Process process, Options options, int port, Path directory, boolean temporary) {
         this.process = process;
+        this.host = options.bindAddress();
         this.port = port;
         this.directory = directory;
         this.temporary = temporary;
+        this.options = options.onPort(port);
     }
 
     /** Starts a server and returns once it answers PING. */
@@ -79,10 +113,11 @@ public final class RedisServer implements AutoCloseable {
             directory = options.dataDir() == null ? Files.createTempDirectory("vpki-redis-" + port + "-")
                     : Files.createDirectories(options.dataDir());
             File log = directory.resolve("redis.log").toFile();
-            List<String> command = new ArrayList<>(List.of(binary.toString(),
-                    "--port", Integer.toString(port), "--bind", HOST, "--protected-mode", "no",
+            List<String> command = new ArrayList<>(options.launchPrefix());
+            command.addAll(List.of(binary.toString(),
+                    "--port", Integer.toString(port), "--bind", options.bindAddress(), "--protected-mode", "no",
                     "--save", "", "--daemonize", "no", "--dir", directory.toString()));
-            command.addAll(options.appendOnly() ? List.of("--appendonly", "yes", "--appendfsync", "everysec")
+            command.addAll(options.appendOnly() ? List.of("--appendonly", "yes", "--appendfsync", options.appendFsync())
                     : List.of("--appendonly", "no"));
             process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
@@ -90,7 +125,7 @@ public final class RedisServer implements AutoCloseable {
             throw new UncheckedIOException("cannot start " + binary, e);
         }
         RUNNING.add(process);
-        RedisServer server = new RedisServer(process, port, directory, options.dataDir() == null);
+        RedisServer server = new RedisServer(process, options, port, directory, options.dataDir() == null);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!server.answersPing()) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
@@ -110,7 +145,7 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private boolean answersPing() {
-        try (Jedis jedis = new Jedis(HOST, port, 1_000)) {
+        try (Jedis jedis = new Jedis(host, port, 1_000)) {
             return "PONG".equals(jedis.ping());
         } catch (JedisException e) {
             return false;
@@ -118,7 +153,7 @@ public final class RedisServer implements AutoCloseable {
     }
 
     public String host() {
-        return HOST;
+        return host;
     }
 
     public int port() {
@@ -126,7 +161,12 @@ public final class RedisServer implements AutoCloseable {
     }
 
     public String url() {
-        return "redis://" + HOST + ":" + port;
+        return "redis://" + host + ":" + port;
+    }
+
+    /** The options it runs with, on the port it got (start them again to restart it where it was). */
+    public Options options() {
+        return options;
     }
 
     public long pid() {
@@ -197,10 +237,10 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
             return socket.getLocalPort();
         } catch (IOException e) {
-            throw new UncheckedIOException("no free port on " + HOST, e);
+            throw new UncheckedIOException("no free port on " + LOOPBACK, e);
         }
     }
 }

@@ -26,6 +26,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -268,6 +269,34 @@ public final class RedisStateMachine {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is mandatory in every JRE", e);
         }
+    }
+
+    /**
+     * One managed key (or the applied table) as this replica holds it: a hash, a set or a string.
+     * For tools that compare replicas key by key (the fault harness), not for the apply path.
+     */
+    public record KeyContent(String key, Kind kind, Map<String, String> hash, Set<String> members, String value) {
+        /** The Redis type of a managed key. */
+        public enum Kind { HASH, SET, STRING }
+
+        public KeyContent {
+            hash = Map.copyOf(hash);
+            members = Set.copyOf(members);
+        }
+    }
+
+    /**
+     * Every managed key and the applied table with its content, sorted by key. Read with SCAN while
+     * the replica may be applying, so it is one consistent cut only when nothing is being applied.
+     */
+    public SortedMap<String, KeyContent> contents() {
+        SortedMap<String, KeyContent> sorted = new TreeMap<>();
+        forEachEntry(entry -> sorted.put(entry.key(), switch (entry.kind()) {
+            case HASH -> new KeyContent(entry.key(), KeyContent.Kind.HASH, entry.pairs(), Set.of(), null);
+            case SET -> new KeyContent(entry.key(), KeyContent.Kind.SET, Map.of(), entry.members(), null);
+            default -> new KeyContent(entry.key(), KeyContent.Kind.STRING, Map.of(), Set.of(), entry.value());
+        }));
+        return sorted;
     }
 
     private static void update(MessageDigest digest, String text) {

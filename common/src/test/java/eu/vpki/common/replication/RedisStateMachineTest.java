@@ -265,4 +265,22 @@ class RedisStateMachineTest {
 
         assertThat(stateMachine.digest()).isNotEqualTo(empty);
     }
+
+    @Test
+    void contents_listsEveryManagedKeyWithItsKindAndTheAppliedTable_notOtherKeys() {
+        stateMachine.apply(List.of(command("a", 1, new Operation.PutIfNewer("t:rec:r", 7, Map.of("f", "v")),
+                new Operation.SetAdd("t:set:s", "x"), new Operation.Put("t:idx:k", "value"))));
+        try (Jedis jedis = pool.getResource()) {
+            jedis.set("other:key", "x");
+        }
+
+        var contents = stateMachine.contents();
+
+        assertThat(contents.keySet()).containsExactly("t:idx:k", "t:rec:r", "t:set:s", KEYSPACE.appliedTableKey());
+        assertThat(contents.get("t:rec:r").kind()).isEqualTo(RedisStateMachine.KeyContent.Kind.HASH);
+        assertThat(contents.get("t:rec:r").hash()).containsEntry("f", "v").containsEntry(StoredRecord.ORIGIN_FIELD, "a");
+        assertThat(contents.get("t:set:s").members()).containsExactly("x");
+        assertThat(contents.get("t:idx:k").value()).isEqualTo("value");
+        assertThat(contents.get(KEYSPACE.appliedTableKey()).hash()).containsEntry("a", "0000000000000000001");
+    }
 }

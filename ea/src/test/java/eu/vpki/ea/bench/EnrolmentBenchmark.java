@@ -30,13 +30,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * checked after it. Not a test: run it by hand (see docs/benchmarks.md).
  *
  * <p>Arguments: {@code [requests per mode, default 6000] [client threads, default 4]}. System properties:
- * {@code bench.warmup-seconds} (40, crypto-only JIT warm-up), {@code bench.warmup-passes} (2 unreported
+ * {@code bench.curve} (nistP256; or brainpoolP256r1, brainpoolP384r1: the RCA's and EA's signing keys),
+ * {@code bench.station-curve} (the stations' keys; default {@code bench.curve}), {@code bench.warmup-seconds} (40, crypto-only JIT warm-up), {@code bench.warmup-passes} (2 unreported
  * replicated passes per mode before the measured ones), {@code bench.apply-grouping} (the replicas'
  * apply grouping as an ISO-8601 duration, default PT0.002S; PT0S turns it off) and {@code bench.modes}
  * (the modes measured, in order: {@code FIFO+ASYNC,TOTAL+SYNC} by default, {@code all} for the four).
  */
 public final class EnrolmentBenchmark {
-    private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+    /** Curve of the RCA's and EA's signing keys (encryption key: the same, or nistP256 for brainpoolP384r1, as TestPki does). */
+    private static final EtsiCurve CURVE = EtsiCurve.parse(System.getProperty("bench.curve", "nistP256"));
+    /** Curve of the stations' keys (canonical and EC). */
+    private static final EtsiCurve STATION_CURVE = EtsiCurve.parse(System.getProperty("bench.station-curve", CURVE.curveName()));
+    private static final TestPki PKI = new TestPki(CURVE);
     /** Seconds of crypto-only work before the first measurement, for the JIT. */
     private static final int WARMUP_SECONDS = Integer.getInteger("bench.warmup-seconds", 40);
     /** Unreported replicated passes per mode before the measured ones, for the JIT. */
@@ -56,8 +61,8 @@ public final class EnrolmentBenchmark {
     public static void main(String[] args) throws Exception {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 6_000;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-        System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, GC %s%ncrypto: %s%n", Runtime.getRuntime().availableProcessors(),
-                requests, threads, APPLY_GROUPING, java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+        System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, authorities on %s, stations on %s, GC %s%ncrypto: %s%n",
+                Runtime.getRuntime().availableProcessors(), requests, threads, APPLY_GROUPING, CURVE.curveName(), STATION_CURVE.curveName(), java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
                         .map(java.lang.management.GarbageCollectorMXBean::getName).toList(), eu.vpki.common.etsi.crypto.CryptoBackend.description());
         List<RedisFixture> redis = List.of(RedisFixture.start(), RedisFixture.start(), RedisFixture.start());
         try {
@@ -108,12 +113,12 @@ public final class EnrolmentBenchmark {
             // stations: registered in batches of 1000 through the first replica
             List<SimulatedStation> stations = new ArrayList<>(requests);
             for (int i = 0; i < requests; i++) {
-                stations.add(new SimulatedStation("B-" + order + "-" + i, EtsiCurve.NIST_P256));
+                stations.add(new SimulatedStation("B-" + order + "-" + i, STATION_CURVE));
             }
             String token = null;
             for (int from = 0; from < requests; from += 1_000) {
                 List<Inputs.Station> batch = stations.subList(from, Math.min(requests, from + 1_000)).stream()
-                        .map(s -> new Inputs.Station(s.canonicalId, "nistP256", s.publicKeyHex(),
+                        .map(s -> new Inputs.Station(s.canonicalId, STATION_CURVE.curveName(), s.publicKeyHex(),
                                 List.of(new Inputs.Permission(36L, "bitmap", "01fffc")), "P365D", null)).toList();
                 token = members.get(0).registration.register("op-bench", new Inputs.Batch(batch)).version();
             }
@@ -168,7 +173,7 @@ public final class EnrolmentBenchmark {
     private static void ceiling(int requests, int threads, Duration atLeast, boolean report) throws Exception {
         List<SimulatedStation> stations = new ArrayList<>();
         for (int i = 0; i < requests; i++) {
-            stations.add(new SimulatedStation("C-" + i, EtsiCurve.NIST_P256));
+            stations.add(new SimulatedStation("C-" + i, STATION_CURVE));
         }
         List<OutgoingRequest> prepared = prepare(stations, threads);
         var identity = new eu.vpki.common.etsi.ts103097.DecryptionIdentity(PKI.eaEncKey, PKI.ea.hashedId8(), PKI.ea.sha256());

@@ -39,6 +39,10 @@ import java.util.stream.IntStream;
  * the secrets, the EA and AA keys, has the RCA certify them, waits until everything is healthy and
  * the DC serves a CTL listing them, and writes {@code cluster.json} (endpoints, pids) so that
  * {@link #stop(Path)} from another process can end it. {@link #close()} (or Ctrl-C) stops everything.
+ *
+ * <p>Every service runs on its own {@link Host} of a {@link HostNetwork}: all on loopback, or each
+ * in its own network namespace. The replicas are {@link ReplicaNode}s that a fault harness can
+ * kill, pause and restart (JVM or redis-server) while the rest keeps running.
  */
 public final class LocalCluster implements AutoCloseable {
     static final String STATE_FILE = "cluster.json";
@@ -63,9 +67,11 @@ public final class LocalCluster implements AutoCloseable {
     private static final List<String> WORK_JVM = List.of("-Xss512k", "-Xmx768m", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1");
 
     private final ClusterSpec spec;
+    private final HostNetwork network;
     private final HttpClient http;
+    /** RCA, DC and AAs. */
     private final List<ServiceProcess> services = new ArrayList<>();
-    private final List<RedisServer> redis = new ArrayList<>();
+    private final List<ReplicaNode> replicas = new ArrayList<>();
     private final SecureRandom random = new SecureRandom();
     private Endpoints endpoints;
     /** Whether the first JVM of each jar records its class-data archive (only {@link #recordArchives}). */
@@ -78,20 +84,30 @@ public final class LocalCluster implements AutoCloseable {
                             String operatorId, String operatorToken, Path logDir) {
     }
 
-    private LocalCluster(ClusterSpec spec, HttpClient http, boolean recordArchives) {
+    private LocalCluster(ClusterSpec spec, HostNetwork network, HttpClient http, boolean recordArchives) {
         this.spec = spec;
+        this.network = network;
         this.http = http;
         this.recordArchives = recordArchives;
     }
 
-    /** Starts everything and returns when the cluster is usable. */
+    /** Starts everything on loopback and returns when the cluster is usable. */
     public static LocalCluster start(ClusterSpec spec, java.util.function.Consumer<String> log) {
-        refuseIfRunning(spec.workDir());
-        return boot(spec, false, log);
+        return start(spec, new LoopbackNetwork(), log);
     }
 
-    private static LocalCluster boot(ClusterSpec spec, boolean recordArchives, java.util.function.Consumer<String> log) {
-        LocalCluster c = new LocalCluster(spec, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+    /**
+     * Starts everything, each service on its own host of {@code network}, and returns when the
+     * cluster is usable. The network stays the caller's to close (after this cluster).
+     */
+    public static LocalCluster start(ClusterSpec spec, HostNetwork network, java.util.function.Consumer<String> log) {
+        refuseIfRunning(spec.workDir());
+        return boot(spec, network, false, log);
+    }
+
+    private static LocalCluster boot(ClusterSpec spec, HostNetwork network, boolean recordArchives,
+                                     java.util.function.Consumer<String> log) {
+        LocalCluster c = new LocalCluster(spec, network, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
                 .version(HttpClient.Version.HTTP_1_1).build(), recordArchives);
         try {
             c.boot(log);
@@ -119,7 +135,7 @@ public final class LocalCluster implements AutoCloseable {
         log.accept("recording class-data archives (a one-of-each cluster started and stopped, once per build) ...");
         ClusterSpec recording = new ClusterSpec(spec.projectDir(), spec.workDir().resolve("class-data"), 1, 1, 1, "FIFO", "ASYNC",
                 spec.basePort(), spec.jgroupsBasePort(), spec.authorityCurve());
-        try (LocalCluster cluster = boot(recording, true, line -> { })) {
+        try (LocalCluster cluster = boot(recording, new LoopbackNetwork(), true, line -> { })) {
             cluster.endpoints();
         } catch (RuntimeException e) {
             log.accept("class-data archives not recorded (services start without them): " + e.getMessage());
@@ -152,8 +168,23 @@ public final class LocalCluster implements AutoCloseable {
         return spec;
     }
 
+    /** RCA, DC and AA processes. */
     public List<ServiceProcess> services() {
         return List.copyOf(services);
+    }
+
+    /** The EA replicas, then the Operator replicas, in member order. */
+    public List<ReplicaNode> replicas() {
+        return List.copyOf(replicas);
+    }
+
+    public ReplicaNode replica(String name) {
+        return replicas.stream().filter(r -> r.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no replica " + name));
+    }
+
+    public HostNetwork network() {
+        return network;
     }
 
     private void boot(java.util.function.Consumer<String> log) {
@@ -174,11 +205,13 @@ public final class LocalCluster implements AutoCloseable {
         Path passwordFile = write(secrets.resolve("keystore-password"), new String(keystorePassword));
         Path credentials = write(secrets.resolve("operator-credentials"), OPERATOR_ID + ":" + sha256Hex(operatorToken) + "\n");
 
-        URI rcaUrl = local(spec.rcaPort());
-        URI dcUrl = local(spec.dcPort());
+        Host rcaHost = network.host("rca");
+        Host dcHost = network.host("dc");
+        URI rcaUrl = url(rcaHost, spec.rcaPort());
+        URI dcUrl = url(dcHost, spec.dcPort());
         AppCdsArchive.extractAll(SERVICE_MODULES.stream().map(this::jar).toList(), log);
         log.accept("starting RCA and DC (logs in " + logs + ")");
-        ServiceProcess rca = launch("rca", jar("rca"), LIGHT_JVM, props(spec.rcaPort(),
+        ServiceProcess rca = launch(rcaHost, jar("rca"), LIGHT_JVM, props(rcaHost, spec.rcaPort(),
                 "vpki.rca.data-dir", work.resolve("rca").toString(),
                 "vpki.keystore.path", work.resolve("rca/rca.p12").toString(),
                 "vpki.keystore.password-file", passwordFile.toString(),
@@ -190,20 +223,23 @@ public final class LocalCluster implements AutoCloseable {
         rca.awaitHealthy(http, HEALTH_TIMEOUT);
         Path rcaCert = work.resolve("rca.cert");
         write(rcaCert, get(rcaUrl.resolve("/rca/certificate")));
-        ServiceProcess dc = launch("dc", jar("dc"), LIGHT_JVM, props(spec.dcPort(),
+        ServiceProcess dc = launch(dcHost, jar("dc"), LIGHT_JVM, props(dcHost, spec.dcPort(),
                 "vpki.dc.data-dir", work.resolve("dc").toString(),
                 "vpki.rca.certificate-file", rcaCert.toString(),
                 "vpki.rca.url", rcaUrl.toString(),
                 "vpki.dc.pull-interval", "PT5S"), dcUrl, logs);
 
         // the EA: keys generated here (one key store copied to every replica), certified by the RCA
-        List<URI> eaUrls = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> local(spec.eaPort(i))).toList();
+        List<Host> eaHosts = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> network.host("ea-" + i)).toList();
+        List<Host> operatorHosts = IntStream.range(0, spec.operatorReplicas()).mapToObj(i -> network.host("operator-" + i)).toList();
+        List<Host> aaHosts = IntStream.range(0, spec.aas()).mapToObj(i -> network.host("aa-" + i)).toList();
+        List<URI> eaUrls = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> url(eaHosts.get(i), spec.eaPort(i))).toList();
         // (EA and AA side by side: writing a PKCS#12 store is seconds of key derivation in this fresh JVM)
         Path eaStore = work.resolve("ea/ea.p12");
         CompletableFuture<EtsiCertificate> eaCertifying = CompletableFuture.supplyAsync(() -> certify(rcaUrl, adminToken, "EA",
                 "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
                 Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint", eaUrls.get(0) + "/ea/authorization-validation")));
-        List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> local(spec.aaPort(i))).toList();
+        List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> url(aaHosts.get(i), spec.aaPort(i))).toList();
         Path aaStore = work.resolve("aa/aa.p12");
         EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing", "aa-encryption",
                 Map.of("accessPoint", aaUrls.get(0) + "/aa/authorization"));
@@ -213,36 +249,42 @@ public final class LocalCluster implements AutoCloseable {
 
         // the replication group: EA replicas then Operators, each with its own Redis
         Path redisBinary = RedisServerBinary.locate();
-        String initialHosts = IntStream.range(0, spec.groupSize()).mapToObj(m -> "127.0.0.1[" + spec.jgroupsPort(m) + "]")
+        List<Host> groupHosts = new ArrayList<>(eaHosts);
+        groupHosts.addAll(operatorHosts);
+        String initialHosts = IntStream.range(0, spec.groupSize())
+                .mapToObj(m -> groupHosts.get(m).address() + "[" + spec.jgroupsPort(m) + "]")
                 .collect(Collectors.joining(","));
-        log.accept("starting " + spec.describe() + " (redis-server: " + redisBinary + ")");
+        log.accept("starting " + spec.describe() + " (redis-server: " + redisBinary + "; " + network.describe() + ")");
         List<ServiceProcess> group = new ArrayList<>();
         for (int i = 0; i < spec.eaReplicas(); i++) {
-            RedisServer r = RedisServer.start(redisBinary, new RedisServer.Options(0, work.resolve("redis/ea-" + i), true));
-            redis.add(r);
-            Map<String, String> p = replicaProps(spec.eaPort(i), "ea-" + i, i, initialHosts, r);
-            p.putAll(props(spec.eaPort(i),
-                    "vpki.keystore.path", copy(eaStore, work.resolve("ea-" + i + "/ea.p12")).toString(),
+            String name = "ea-" + i;
+            Host host = eaHosts.get(i);
+            RedisServer r = startRedis(redisBinary, host, i, work.resolve("redis/" + name));
+            Map<String, String> p = replicaProps(host, spec.eaPort(i), name, i, initialHosts, r);
+            p.putAll(props(host, spec.eaPort(i),
+                    "vpki.keystore.path", copy(eaStore, work.resolve(name + "/ea.p12")).toString(),
                     "vpki.keystore.password-file", passwordFile.toString(),
                     "vpki.ea.certificate-file", eaCertFile.toString(),
                     "vpki.rca.certificate-file", rcaCert.toString(),
                     "vpki.dc.urls", dcUrl.toString(),
                     "vpki.dc.refresh-interval", "5s"));
-            group.add(launch("ea-" + i, jar("ea"), WORK_JVM, p, eaUrls.get(i), logs));
+            group.add(addReplica(name, ReplicaNode.Kind.EA, host, eaUrls.get(i), redisBinary, r, jar("ea"), WORK_JVM, p, logs));
         }
         List<URI> operatorUrls = new ArrayList<>();
         for (int i = 0; i < spec.operatorReplicas(); i++) {
-            RedisServer r = RedisServer.start(redisBinary, new RedisServer.Options(0, work.resolve("redis/operator-" + i), true));
-            redis.add(r);
+            String name = "operator-" + i;
+            Host host = operatorHosts.get(i);
             int member = spec.eaReplicas() + i;
-            Map<String, String> p = replicaProps(spec.operatorPort(i), "operator-" + i, member, initialHosts, r);
+            RedisServer r = startRedis(redisBinary, host, member, work.resolve("redis/" + name));
+            Map<String, String> p = replicaProps(host, spec.operatorPort(i), name, member, initialHosts, r);
             p.put("vpki.operator.credentials-file", credentials.toString());
-            operatorUrls.add(local(spec.operatorPort(i)));
-            group.add(launch("operator-" + i, jar("operator"), LIGHT_JVM, p, local(spec.operatorPort(i)), logs));
+            URI url = url(host, spec.operatorPort(i));
+            operatorUrls.add(url);
+            group.add(addReplica(name, ReplicaNode.Kind.OPERATOR, host, url, redisBinary, r, jar("operator"), LIGHT_JVM, p, logs));
         }
         String eaId = eaCert.hashedId8().toHex();
         for (int i = 0; i < spec.aas(); i++) {
-            Map<String, String> p = props(spec.aaPort(i),
+            Map<String, String> p = props(aaHosts.get(i), spec.aaPort(i),
                     "vpki.keystore.path", copy(aaStore, work.resolve("aa-" + i + "/aa.p12")).toString(),
                     "vpki.keystore.password-file", passwordFile.toString(),
                     "vpki.aa.certificate-file", aaCertFile.toString(),
@@ -254,7 +296,7 @@ public final class LocalCluster implements AutoCloseable {
             // further EA replicas for validation fail-over, after the CTL's aaAccessPoint
             p.put("vpki.aa.ea.replicas." + eaId, eaUrls.stream().skip(1).map(u -> u + "/ea/authorization-validation")
                     .collect(Collectors.joining(",")));
-            group.add(launch("aa-" + i, jar("aa"), WORK_JVM, p, aaUrls.get(i), logs));
+            group.add(launch(aaHosts.get(i), jar("aa"), WORK_JVM, p, aaUrls.get(i), logs));
         }
         // the DC starts alongside the group: its members fetch the trust lists late in their start-up
         // and retry every refresh interval if the DC is not up yet
@@ -267,22 +309,58 @@ public final class LocalCluster implements AutoCloseable {
         log.accept("cluster ready: " + spec.describe());
     }
 
-    private Map<String, String> replicaProps(int httpPort, String id, int member, String initialHosts, RedisServer r) {
-        return props(httpPort,
+    private Map<String, String> replicaProps(Host host, int httpPort, String id, int member, String initialHosts, RedisServer r) {
+        Map<String, String> p = props(host, httpPort,
                 "vpki.replication.replica-id", id,
                 "vpki.replication.order", spec.order(),
                 "vpki.replication.propagation", spec.propagation(),
-                "vpki.replication.bind-address", "127.0.0.1",
+                "vpki.replication.bind-address", host.address(),
                 "vpki.replication.bind-port", Integer.toString(spec.jgroupsPort(member)),
                 "vpki.replication.initial-hosts", initialHosts,
                 "vpki.replication.expected-members", Integer.toString(spec.groupSize()),
                 "vpki.redis.url", r.url());
+        if (spec.failureDetection() != null) {
+            p.put("vpki.replication.failure-detection-timeout", spec.failureDetection().toMillis() + "ms");
+        }
+        return p;
     }
 
-    /** Generates an authority's signing and encryption keys into a key store and has the RCA certify them. */
+    /** A replica's redis-server with an append-only file: on loopback on a free port, on its own host on a fixed one. */
+    private RedisServer startRedis(Path binary, Host host, int member, Path dataDir) {
+        boolean loopback = host.launchPrefix().isEmpty() && host.address().equals(LoopbackNetwork.ADDRESS);
+        return RedisServer.start(binary, new RedisServer.Options(loopback ? 0 : spec.redisPort(member), dataDir, true,
+                spec.appendFsync(), host.address(), host.launchPrefix()));
+    }
+
+    private ServiceProcess addReplica(String name, ReplicaNode.Kind kind, Host host, URI url, Path redisBinary, RedisServer redis,
+                                      Path jar, List<String> jvm, Map<String, String> props, Path logs) {
+        ReplicaNode node = new ReplicaNode(name, kind, host, url, redisBinary, redis, () -> {
+            ServiceProcess p = launch(host, jar, jvm, props, url, logs);
+            if (endpoints != null) {
+                writeState(spec.workDir().toAbsolutePath());
+            }
+            return p;
+        });
+        replicas.add(node);
+        return node.startJvm();
+    }
+
     private EtsiCertificate certify(URI rca, String adminToken, String type, String name, Path store, char[] password,
                                     String signingAlias, String encryptionAlias, Map<String, String> accessPoints) {
-        EtsiCurve curve = EtsiCurve.parse(spec.authorityCurve());
+        return certify(http, random, EtsiCurve.parse(spec.authorityCurve()), rca, adminToken, type, name, store, password,
+                signingAlias, encryptionAlias, accessPoints);
+    }
+
+    /**
+     * Generates an authority's signing and encryption keys into a key store (keys already there are
+     * kept) and has the RCA certify them through its admin API.
+     *
+     * @param type         {@code EA} or {@code AA}
+     * @param accessPoints what goes into the CTL: {@code itsAccessPoint} and {@code aaAccessPoint} (EA), {@code accessPoint} (AA)
+     */
+    public static EtsiCertificate certify(HttpClient http, SecureRandom random, EtsiCurve curve, URI rca, String adminToken,
+                                          String type, String name, Path store, char[] password, String signingAlias,
+                                          String encryptionAlias, Map<String, String> accessPoints) {
         EtsiCurve encCurve = curve.encryptionCapable() ? curve : EtsiCurve.NIST_P256;
         SoftwareKeyStore keys = SoftwareKeyStore.openOrCreate(store, password);
         EtsiKeyPair signing = keys.keyPairOrGenerate(signingAlias, curve, random);
@@ -295,7 +373,7 @@ public final class LocalCluster implements AutoCloseable {
         body.put("encryptionCurve", encCurve.curveName());
         body.put("encryptionKey", HexFormat.of().formatHex(encryption.publicKey().compressed()));
         accessPoints.forEach(body::put);
-        HttpResponse<String> r = send(HttpRequest.newBuilder(rca.resolve("/admin/authorities"))
+        HttpResponse<String> r = send(http, HttpRequest.newBuilder(rca.resolve("/admin/authorities"))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());
         if (r.statusCode() != 201) {
@@ -318,26 +396,35 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private ServiceProcess launch(String name, Path jar, List<String> jvm, Map<String, String> props, URI url, Path logs) {
+    /** Starts a service JVM on {@code host}; RCA, DC and AAs are kept in {@link #services}, replicas in their node. */
+    private ServiceProcess launch(Host host, Path jar, List<String> jvm, Map<String, String> props, URI url, Path logs) {
         // when recording, one JVM per jar records the class-data archive (at its exit)
-        boolean records = recordArchives && archiveRecorders.add(jar);
+        boolean records;
+        synchronized (archiveRecorders) {
+            records = recordArchives && archiveRecorders.add(jar);
+        }
         AppCdsArchive.Launch launch = AppCdsArchive.of(jar).prepare(records, System.err::println);
         List<String> options = new ArrayList<>(jvm);
         options.addAll(launch.jvmOptions());
-        URI management = local(Integer.parseInt(props.get("management.server.port")));
-        ServiceProcess p = ServiceProcess.start(name, launch.jar(), options, props, Map.of(), url, management, logs);
-        services.add(p);
+        URI management = url(host, Integer.parseInt(props.get("management.server.port")));
+        ServiceProcess p = ServiceProcess.start(host.name(), host.launchPrefix(), launch.jar(), options, props, Map.of(), url, management,
+                logs);
+        if (replicas.stream().noneMatch(r -> r.name().equals(host.name()))) {
+            services.add(p);
+        }
         if (records) {
             recorders.add(p);
         }
         return p;
     }
 
-    private Map<String, String> props(int port, String... kv) {
+    private Map<String, String> props(Host host, int port, String... kv) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("server.port", Integer.toString(port));
-        m.put("server.address", "127.0.0.1");
+        m.put("server.address", host.address());
         m.put("management.server.port", Integer.toString(spec.managementPort(port)));
+        // reachable from this process also when the service runs in a network namespace of its own
+        m.put("management.server.address", host.address());
         for (int i = 0; i < kv.length; i += 2) {
             m.put(kv[i], kv[i + 1]);
         }
@@ -358,7 +445,7 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    private void writeState(Path work) {
+    private synchronized void writeState(Path work) {
         ObjectNode n = JSON.createObjectNode();
         n.put("spec", spec.describe());
         n.put("rca", endpoints.rca().toString());
@@ -375,7 +462,14 @@ public final class LocalCluster implements AutoCloseable {
         n.put("launcherPid", ProcessHandle.current().pid());
         var pids = n.putArray("pids");
         services.forEach(s -> pids.add(s.pid()));
-        redis.forEach(r -> pids.add(r.pid()));
+        replicas.forEach(r -> {
+            if (r.jvmRunning()) {
+                pids.add(r.jvm().pid());
+            }
+            if (r.redisRunning()) {
+                pids.add(r.redis().pid());
+            }
+        });
         write(work.resolve(STATE_FILE), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(n));
     }
 
@@ -418,18 +512,18 @@ public final class LocalCluster implements AutoCloseable {
     @Override
     public void close() {
         // all at once, then wait for each; a recording JVM writes its class-data archive as it exits
-        for (int i = services.size() - 1; i >= 0; i--) {
-            services.get(i).requestStop();
-        }
+        List<ServiceProcess> all = new ArrayList<>(services);
+        replicas.stream().filter(ReplicaNode::jvmRunning).forEach(r -> all.add(r.jvm()));
+        all.forEach(ServiceProcess::requestStop);
         recorders.forEach(r -> r.awaitExit(ARCHIVE_WRITE_TIMEOUT));
-        for (int i = services.size() - 1; i >= 0; i--) {
+        for (ServiceProcess s : all) {
             try {
-                services.get(i).close();
+                s.close();
             } catch (RuntimeException e) {
-                services.get(i).kill();
+                s.kill();
             }
         }
-        redis.forEach(RedisServer::close);
+        replicas.forEach(ReplicaNode::close);
         try {
             Files.deleteIfExists(spec.workDir().toAbsolutePath().resolve(STATE_FILE));
         } catch (IOException e) {
@@ -439,11 +533,11 @@ public final class LocalCluster implements AutoCloseable {
 
     // ---- small helpers ----
 
-    private static URI local(int port) {
-        return URI.create("http://127.0.0.1:" + port);
+    private static URI url(Host host, int port) {
+        return URI.create("http://" + host.address() + ":" + port);
     }
 
-    private HttpResponse<String> send(HttpRequest r) {
+    private static HttpResponse<String> send(HttpClient http, HttpRequest r) {
         try {
             return http.send(r, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -475,7 +569,7 @@ public final class LocalCluster implements AutoCloseable {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
-    static String sha256Hex(String s) {
+    public static String sha256Hex(String s) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

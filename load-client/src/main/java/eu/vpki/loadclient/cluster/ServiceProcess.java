@@ -17,10 +17,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One service of the local cluster as a child JVM ({@code java -jar}), its output in one log file.
- * Started, awaited until {@code /actuator/health} on its management port answers UP, stopped with SIGTERM (Spring Boot's
- * graceful shutdown) and, failing that, killed. A shutdown hook kills whatever is left, so neither
- * Ctrl-C nor a crash leaves processes behind.
+ * One service of the local cluster as a child JVM ({@code java -jar}), its output in one log file
+ * (appended to across restarts). Started (on a {@link Host}: through its launch prefix), awaited
+ * until {@code /actuator/health} on its management port answers UP, paused and resumed (SIGSTOP /
+ * SIGCONT, as a long GC pause or a frozen VM), stopped with SIGTERM (Spring Boot's graceful
+ * shutdown) and, failing that, killed (SIGKILL, as a crash). One object per process: a restart is a
+ * new {@code ServiceProcess}. A shutdown hook kills whatever is left, so neither Ctrl-C nor a crash
+ * leaves processes behind.
  */
 public final class ServiceProcess implements AutoCloseable {
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
@@ -48,6 +51,7 @@ public final class ServiceProcess implements AutoCloseable {
     private final Path log;
 
     private volatile boolean stopRequested;
+    private volatile boolean paused;
 
     private ServiceProcess(String name, Process process, URI baseUrl, URI managementUrl, Path log) {
         this.name = name;
@@ -68,10 +72,20 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public static ServiceProcess start(String name, Path jar, List<String> jvmOptions, Map<String, String> properties,
                                        Map<String, String> environment, URI baseUrl, URI managementUrl, Path logDir) {
+        return start(name, List.of(), jar, jvmOptions, properties, environment, baseUrl, managementUrl, logDir);
+    }
+
+    /**
+     * As {@link #start(String, Path, List, Map, Map, URI, URI, Path)}, the command preceded by
+     * {@code launchPrefix} (a {@link Host}'s, e.g. {@code ip netns exec NS}, which execs the JVM).
+     */
+    public static ServiceProcess start(String name, List<String> launchPrefix, Path jar, List<String> jvmOptions,
+                                       Map<String, String> properties, Map<String, String> environment, URI baseUrl,
+                                       URI managementUrl, Path logDir) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " not found: build first (mvn -B -DskipTests package)");
         }
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(launchPrefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         String extra = System.getenv(EXTRA_JVM_OPTIONS);
@@ -97,6 +111,21 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Waits until the service reports UP; fails with the tail of its log if it exits or times out. */
     public ServiceProcess awaitHealthy(HttpClient http, Duration timeout) {
+        return awaitHealth(http, timeout, r -> r.statusCode() == 200 && r.body().contains("\"UP\""), "healthy");
+    }
+
+    /**
+     * Waits until a replica has joined its group, serving or not: its health answers and no longer
+     * names the replica state {@code joining} (a replica alone in its group is connected but out of
+     * service, as in a minority). Fails with the tail of its log if it exits or times out.
+     */
+    public ServiceProcess awaitConnected(HttpClient http, Duration timeout) {
+        return awaitHealth(http, timeout, r -> (r.statusCode() == 200 || r.statusCode() == 503) && r.body().contains("\"state\"")
+                && !r.body().contains("\"state\":\"joining\""), "connected");
+    }
+
+    private ServiceProcess awaitHealth(HttpClient http, Duration timeout, java.util.function.Predicate<HttpResponse<String>> ready,
+                                       String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         URI health = managementUrl.resolve("/actuator/health");
         while (System.nanoTime() < deadline) {
@@ -106,7 +135,7 @@ public final class ServiceProcess implements AutoCloseable {
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
                         HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200 && r.body().contains("\"UP\"")) {
+                if (ready.test(r)) {
                     return this;
                 }
             } catch (IOException e) {
@@ -122,7 +151,7 @@ public final class ServiceProcess implements AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for " + name, e);
             }
         }
-        throw new IllegalStateException(name + " not healthy after " + timeout + ":\n" + tail(40));
+        throw new IllegalStateException(name + " not " + what + " after " + timeout + ":\n" + tail(40));
     }
 
     public String name() {
@@ -166,8 +195,45 @@ public final class ServiceProcess implements AutoCloseable {
         waitExit();
     }
 
+    /** SIGSTOP: the process freezes (threads, timers, sockets unread) until {@link #resume()}. */
+    public void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("CONT");
+        paused = false;
+    }
+
+    public boolean isPaused() {
+        return paused;
+    }
+
+    private void signal(String name) {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(this.name + " is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).redirectErrorStream(true).start();
+            String out = new String(kill.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: " + out.strip());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot signal " + this.name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted signalling " + this.name, e);
+        }
+    }
+
     /** Asks the service to stop (SIGTERM) without waiting; {@link #close()} waits. */
     public void requestStop() {
+        if (paused && process.isAlive()) {
+            resume();
+        }
         if (process.isAlive() && !stopRequested) {
             stopRequested = true;
             process.destroy();
@@ -186,6 +252,9 @@ public final class ServiceProcess implements AutoCloseable {
 
     @Override
     public void close() {
+        if (paused && process.isAlive()) {
+            resume();
+        }
         if (process.isAlive()) {
             requestStop();
             try {

@@ -4,11 +4,15 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,12 +23,14 @@ import java.util.function.Consumer;
  * Runs one phase of operations under a {@link LoadModel} and measures it. Operation {@code i} is
  * given its index so that callers can pick precomputed requests. An exception thrown by an
  * operation counts as a failure coded {@code client:<ExceptionName>}; operations still running
- * 30 s after the phase's deadline count as {@code client:timeout}.
+ * 30 s after the phase's deadline count as {@code client:timeout}. Besides the whole phase's
+ * latency histogram, it keeps what completed in every second ({@link PhaseResult#timeline()}).
  */
 public final class LoadRunner {
     /** Latencies above this are clamped (one minute, in microseconds). */
     private static final long MAX_TRACKABLE_MICROS = 60_000_000L;
     private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** One unit of work, e.g. the enrolment of station {@code index}. */
     @FunctionalInterface
@@ -58,9 +64,31 @@ public final class LoadRunner {
         final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
         final AtomicLong attempted = new AtomicLong();
         final Progress progress;
+        /** Every success so far: the sum of the intervals taken from {@link #recorder}. */
+        final Histogram total = new Histogram(MAX_TRACKABLE_MICROS, 3);
+        final List<PhaseResult.Interval> timeline = new ArrayList<>();
+        long intervalStartNanos;
+        long doneBefore;
+        long okBefore;
 
         Phase(Progress progress) {
             this.progress = progress;
+        }
+
+        /** Closes the interval that ends at {@code nowNanos}: what completed since the previous one. */
+        synchronized void sample(long phaseStartNanos, long nowNanos) {
+            Histogram interval = recorder.getIntervalHistogram();
+            total.add(interval);
+            long done = progress.done.sum();
+            long ok = progress.ok.sum();
+            long intervalOk = interval.getTotalCount();
+            timeline.add(new PhaseResult.Interval((nowNanos - phaseStartNanos) / 1e9, (nowNanos - intervalStartNanos) / 1e9,
+                    intervalOk, Math.max(0, (done - doneBefore) - (ok - okBefore)),
+                    intervalOk == 0 ? 0 : interval.getValueAtPercentile(50) / 1000.0,
+                    intervalOk == 0 ? 0 : interval.getValueAtPercentile(99) / 1000.0));
+            intervalStartNanos = nowNanos;
+            doneBefore = done;
+            okBefore = ok;
         }
 
         void measure(Operation op, long index, long intendedStartNanos) {
@@ -81,12 +109,20 @@ public final class LoadRunner {
         }
     }
 
-    /** Runs {@code op} under {@code model}; {@code onStart} receives the live progress (e.g. for a progress line). */
-    public PhaseResult run(String name, LoadModel model, Operation op, Consumer<Progress> onStart) {
+    /**
+     * Runs {@code op} under {@code model}; {@code onStart} receives the live progress (e.g. for a progress line).
+     *
+     * @param operation what {@code op} does, e.g. {@link PhaseResult#AUTHORIZATION}
+     */
+    public PhaseResult run(String name, String operation, LoadModel model, Operation op, Consumer<Progress> onStart) {
         Phase phase = new Phase(new Progress(name, model.maxOperations()));
         onStart.accept(phase.progress);
+        Instant startedAt = Instant.now();
         long start = System.nanoTime();
+        phase.intervalStartNanos = start;
         long deadline = start + model.maxDuration().toNanos();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(daemonThreads(name + "-sampler"));
+        sampler.scheduleAtFixedRate(() -> phase.sample(start, System.nanoTime()), INTERVAL_NANOS, INTERVAL_NANOS, TimeUnit.NANOSECONDS);
         ExecutorService workers;
         String description;
         Double offered = null;
@@ -110,16 +146,23 @@ public final class LoadRunner {
             workers.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        long elapsed = System.nanoTime() - start;
-        Histogram latencies = phase.recorder.getIntervalHistogram();
+        sampler.shutdownNow();
+        try {
+            sampler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long end = System.nanoTime();
+        long elapsed = end - start;
+        phase.sample(start, end);
         Map<String, Long> byCode = new TreeMap<>();
         phase.failures.forEach((k, v) -> byCode.put(k, v.sum()));
         long unfinished = phase.attempted.get() - phase.progress.done.sum();
         if (unfinished > 0) {
             byCode.merge("client:timeout", unfinished, Long::sum);
         }
-        return new PhaseResult(name, description, offered, phase.attempted.get(), phase.progress.ok.sum(), byCode,
-                Duration.ofNanos(elapsed), latencies);
+        return new PhaseResult(name, operation, description, offered, phase.attempted.get(), phase.progress.ok.sum(), byCode,
+                startedAt, Duration.ofNanos(elapsed), phase.total, List.copyOf(phase.timeline));
     }
 
     /** Open loop: operation i is due at start + i/rate; latency counts from that intended time. */

@@ -76,6 +76,28 @@ public final class ObuProtocol {
         return new Prepared(s, newKey, out, pki.ea().enrolment(), pki.ea().certificate());
     }
 
+    /**
+     * A re-enrolment request for enrolled {@code s}: itsId = its current EC's HashedId8, signed with
+     * the current EC's key (signer digest), proof of possession with a fresh key.
+     */
+    public Prepared prepareReenrolment(SimulatedStation s) {
+        if (!s.enrolled()) {
+            throw new IllegalStateException(s.canonicalId() + " is not enrolled");
+        }
+        EtsiCertificate current = s.enrolmentCredential();
+        EtsiKeyPair newKey = EtsiKeyPair.generate(s.curve(), random);
+        var request = new EnrolmentMessages.EcRequest(current.hashedId8().bytes(), newKey.publicKey(), null,
+                SubjectAttributes.permissions(List.of(PsidSsp.bitmap(Psids.SECURED_CERTIFICATE_REQUEST, CertificateProfiles.EC_SSP))));
+        OutgoingRequest out = EnrolmentMessages.reEnrolmentRequest(request, new SoftwareSigner(newKey, random),
+                new SoftwareSigner(s.ecKey(), random), current, pki.ea().certificate().asEncryptionRecipient(), clock.instant(), encryption);
+        return new Prepared(s, newKey, out, pki.ea().enrolment(), pki.ea().certificate());
+    }
+
+    /** The same request sent to another access point (another replica of the same authority). */
+    public static Prepared retarget(Prepared p, URI target) {
+        return target.equals(p.target()) ? p : new Prepared(p.station(), p.newKey(), p.request(), target, p.authority());
+    }
+
     /** Sends a prepared enrolment, verifies the EC and keeps it on the station. */
     public Outcome enrol(Prepared p) throws IOException, InterruptedException {
         return exchange(p, body -> {

@@ -1,5 +1,6 @@
 package eu.vpki.loadclient.obu;
 
+import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.ts102941.CtlEntry;
@@ -27,6 +28,13 @@ public record PkiEndpoints(EtsiCertificate rca, TrustStore trust, Ea ea, List<Aa
         if (aas.isEmpty()) {
             throw new PkiException(ErrorCode.NOT_TRUSTED, "the CTL lists no AA");
         }
+    }
+
+    /** Finds the PKI from the DCs and the RCA certificate, as an OBU does: fetches and verifies the CTL and CRL. */
+    public static PkiEndpoints discover(List<URI> dcs, EtsiCertificate rca, java.time.Instant now) {
+        TrustListClient trustLists = new TrustListClient(dcs, rca, TrustListClient.Options.defaults());
+        TrustListClient.Snapshot s = trustLists.refresh(now);
+        return fromCtl(rca, s.ctl(), s.trustStore(), null);
     }
 
     /** Picks the EA (the first with an enrolment access point, or the one named) and every AA of the CTL. */

@@ -13,7 +13,7 @@ class LoadRunnerTest {
 
     @Test
     void closedLoop_runsExactlyTheRequestedOperationsAndCountsFailuresByCode() {
-        PhaseResult r = runner.run("enrol", new LoadModel.Closed(4, 1000, Duration.ofMinutes(1)),
+        PhaseResult r = runner.run("enrol", "test", new LoadModel.Closed(4, 1000, Duration.ofMinutes(1)),
                 i -> i % 10 == 0 ? Outcome.failure("enrolment:unknownits") : Outcome.OK, p -> { });
         assertThat(r.attempted()).isEqualTo(1000);
         assertThat(r.succeeded()).isEqualTo(900);
@@ -24,7 +24,7 @@ class LoadRunnerTest {
 
     @Test
     void exceptionsBecomeClientFailures() {
-        PhaseResult r = runner.run("x", new LoadModel.Closed(2, 10, Duration.ofMinutes(1)), i -> {
+        PhaseResult r = runner.run("x", "test", new LoadModel.Closed(2, 10, Duration.ofMinutes(1)), i -> {
             throw new java.io.IOException("connection refused");
         }, p -> { });
         assertThat(r.succeeded()).isZero();
@@ -35,7 +35,7 @@ class LoadRunnerTest {
     void openLoop_countsQueueingInTheLatency() {
         // one worker, 20 ms of service time, offered 200/s: requests queue, and latency measured from the
         // intended start must grow far beyond the service time (no coordinated omission)
-        PhaseResult r = runner.run("queue", new LoadModel.Open(200, 40, Duration.ofMinutes(1), 1), i -> {
+        PhaseResult r = runner.run("queue", "test", new LoadModel.Open(200, 40, Duration.ofMinutes(1), 1), i -> {
             TimeUnit.MILLISECONDS.sleep(20);
             return Outcome.OK;
         }, p -> { });
@@ -49,7 +49,7 @@ class LoadRunnerTest {
     @Test
     void durationBound_stopsAPhaseThatWouldNeverFinish() {
         CountDownLatch never = new CountDownLatch(1);
-        PhaseResult r = runner.run("bounded", new LoadModel.Closed(2, Long.MAX_VALUE, Duration.ofMillis(300)), i -> {
+        PhaseResult r = runner.run("bounded", "test", new LoadModel.Closed(2, Long.MAX_VALUE, Duration.ofMillis(300)), i -> {
             TimeUnit.MILLISECONDS.sleep(5);
             return Outcome.OK;
         }, p -> { });
@@ -61,7 +61,20 @@ class LoadRunnerTest {
     @Test
     void progressLine_reportsTheCounts() {
         java.util.concurrent.atomic.AtomicReference<LoadRunner.Progress> progress = new java.util.concurrent.atomic.AtomicReference<>();
-        runner.run("fetch", new LoadModel.Closed(1, 3, Duration.ofMinutes(1)), i -> Outcome.OK, progress::set);
+        runner.run("fetch", "test", new LoadModel.Closed(1, 3, Duration.ofMinutes(1)), i -> Outcome.OK, progress::set);
         assertThat(progress.get().line()).startsWith("[fetch] 3/3 done, 3 ok, 0 failed");
+    }
+
+    @Test
+    void timeline_accountsForEverySuccessSecondBySecond() {
+        // 60 operations offered at 40/s: about a second and a half, so at least two intervals
+        PhaseResult r = runner.run("paced", "test", new LoadModel.Open(40, 60, Duration.ofMinutes(1), 2), i -> Outcome.OK, p -> { });
+        assertThat(r.timeline()).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(r.timeline().stream().mapToLong(PhaseResult.Interval::succeeded).sum()).isEqualTo(60);
+        assertThat(r.latencyMicros().getTotalCount()).isEqualTo(60);
+        assertThat(r.timeline().get(r.timeline().size() - 1).endSeconds()).isCloseTo(r.elapsed().toNanos() / 1e9,
+                org.assertj.core.data.Offset.offset(0.01));
+        assertThat(r.timeline().get(0).seconds()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.3));
+        assertThat(r.operation()).isEqualTo("test");
     }
 }

@@ -5,13 +5,21 @@ public final class CryptoBackend {
     private CryptoBackend() {
     }
 
-    /** E.g. "AWS-LC (...) for nistP256 ECDSA and ECDH; BouncyCastle for the brainpool curves and key generation". */
+    /**
+     * E.g. "nistP256: AWS-LC (...) for ECDSA and ECDH, BouncyCastle for key generation;
+     * brainpool: vpki Montgomery arithmetic (...) for brainpoolP256r1 and brainpoolP384r1".
+     */
     public static String description() {
-        return NativeP256.description();
+        return "nistP256: " + NativeP256.description() + "; brainpool: " + MontgomeryBrainpool.description();
     }
 
     /** Whether nistP256 signatures, verifications and key agreements run natively (AWS-LC). */
     public static boolean nativeP256() {
         return NativeP256.enabled();
+    }
+
+    /** Whether the brainpool curves run in the Montgomery arithmetic (else in BouncyCastle). */
+    public static boolean montgomeryBrainpool() {
+        return MontgomeryBrainpool.enabled();
     }
 }

@@ -1,12 +1,9 @@
 package eu.vpki.common.etsi.crypto;
 
-import org.bouncycastle.crypto.signers.ECDSASigner;
-
-import java.math.BigInteger;
-
 /**
  * ECDSA verification over a digest computed as IEEE 1609.2 specifies: in AWS-LC for nistP256 when
- * {@link NativeP256} is on, else in BouncyCastle. Stateless and thread-safe.
+ * {@link NativeP256} is on, in the Montgomery brainpool arithmetic for the brainpool curves when
+ * {@link MontgomeryBrainpool} is on, else in BouncyCastle. Stateless and thread-safe.
  */
 public final class EcdsaVerification {
     private EcdsaVerification() {
@@ -26,8 +23,9 @@ public final class EcdsaVerification {
                 return false;
             }
         }
-        ECDSASigner verifier = new ECDSASigner();
-        verifier.init(false, key.parameters());
-        return verifier.verifySignature(digest, new BigInteger(1, signature.r()), new BigInteger(1, signature.s()));
+        if (MontgomeryBrainpool.handles(key.curve())) {
+            return MontgomeryBrainpool.arithmetic(key.curve()).verify(key.brainpoolPoint(), digest, signature.r(), signature.s());
+        }
+        return BouncyCastleEc.verify(key, digest, signature);
     }
 }

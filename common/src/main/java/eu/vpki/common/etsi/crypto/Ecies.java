@@ -2,15 +2,10 @@ package eu.vpki.common.etsi.crypto;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
-import org.bouncycastle.crypto.agreement.ECDHBasicAgreement;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.macs.HMac;
 import org.bouncycastle.crypto.params.KeyParameter;
-import org.bouncycastle.math.ec.ECPoint;
-import org.bouncycastle.math.ec.FixedPointCombMultiplier;
-import org.bouncycastle.util.BigIntegers;
 
-import java.math.BigInteger;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -37,7 +32,6 @@ public final class Ecies {
     /** Length of the authentication tag t. */
     public static final int TAG_BYTES = 16;
     private static final int MAC_KEY_BYTES = 32;
-    private static final FixedPointCombMultiplier FIXED_POINT = new FixedPointCombMultiplier();
 
     private Ecies() {
     }
@@ -100,62 +94,66 @@ public final class Ecies {
         }
     }
 
-    /**
-     * K1 || K2 from the ECDH shared secret of our private key and their public key (decryption:
-     * their key is the sender's ephemeral key, seen once). AWS-LC (nistP256, when {@link NativeP256}
-     * is on) and BouncyCastle's multiplier both run in constant time, as our long-term private key
-     * requires.
-     */
+    /** K1 || K2 = KDF2(Z, P1) for the decryption: Z from our private key and the sender's ephemeral key. */
     private static byte[] derive(EtsiKeyPair ours, EtsiPublicKey theirs, byte[] p1) {
-        if (NativeP256.handles(ours.curve())) {
-            byte[] z;
-            try {
-                z = NativeP256.agree(ours.nativePrivateKey(), theirs.nativeKey());
-            } catch (java.security.GeneralSecurityException | RuntimeException e) {
-                throw new PkiException(ErrorCode.DECRYPTION_FAILED, "ECDH key agreement failed: " + e.getMessage(), e);
-            }
-            try {
-                return kdf2(z, p1, KEY_BYTES + MAC_KEY_BYTES);
-            } finally {
-                Arrays.fill(z, (byte) 0);
-            }
-        }
-        BigInteger z;
-        try {
-            ECDHBasicAgreement agreement = new ECDHBasicAgreement();
-            agreement.init(ours.privateParameters());
-            z = agreement.calculateAgreement(theirs.parameters());
-        } catch (RuntimeException e) {
-            throw new PkiException(ErrorCode.DECRYPTION_FAILED, "ECDH key agreement failed: " + e.getMessage(), e);
-        }
-        return kdf2(ours.curve(), z, p1);
+        return kdf2AndWipe(sharedSecret(ours, theirs), p1);
     }
 
-    /**
-     * K1 || K2 for an encryption: the ephemeral private scalar times the recipient's public key.
-     * Recipients are CA encryption keys (an EA's, an AA's) held decoded for as long as the trust
-     * list names them, so the product is computed with BouncyCastle's fixed-point comb, whose
-     * table of multiples of the recipient's point is built on first use and kept with the point:
-     * from then on each encryption costs about what generating the ephemeral key costs, instead
-     * of a full variable-point multiplication. The comb reads its table in constant time, as it
-     * does for the generator when signing, so the ephemeral scalar is as protected as a signing
-     * nonce. Same result as ECSVDP-DH (the IEEE 1609.2a vectors and the decryption tests check it).
-     */
+    /** K1 || K2 = KDF2(Z, P1) for an encryption: Z from the ephemeral private key and the recipient's key. */
     private static byte[] deriveForRecipient(EtsiKeyPair ephemeral, EtsiPublicKey recipient, byte[] p1) {
-        ECPoint shared = FIXED_POINT.multiply(recipient.parameters().getQ(), ephemeral.privateParameters().getD()).normalize();
-        if (shared.isInfinity()) {
-            throw new PkiException(ErrorCode.INVALID_KEY, "ECDH with " + recipient + " gave the point at infinity");
-        }
-        return kdf2(recipient.curve(), shared.getAffineXCoord().toBigInteger(), p1);
+        return kdf2AndWipe(sharedSecretWithRecipient(ephemeral, recipient), p1);
     }
 
-    private static byte[] kdf2(EtsiCurve curve, BigInteger sharedX, byte[] p1) {
-        byte[] z = BigIntegers.asUnsignedByteArray(curve.fieldBytes(), sharedX);
+    private static byte[] kdf2AndWipe(byte[] z, byte[] p1) {
         try {
             return kdf2(z, p1, KEY_BYTES + MAC_KEY_BYTES);
         } finally {
             Arrays.fill(z, (byte) 0);
         }
+    }
+
+    /**
+     * Z, the x coordinate of ours&middot;theirs (ECSVDP-DH), for a decryption: their key is the sender's
+     * ephemeral key, seen once. AWS-LC (nistP256, when {@link NativeP256} is on) and the Montgomery
+     * brainpool ladder ({@link MontgomeryBrainpool}) run in constant time, as our long-term private
+     * key requires; BouncyCastle's ECDH, the fallback, does not claim to ({@link BouncyCastleEc}).
+     *
+     * @throws PkiException {@link ErrorCode#DECRYPTION_FAILED} when the agreement fails
+     */
+    static byte[] sharedSecret(EtsiKeyPair ours, EtsiPublicKey theirs) {
+        if (ours.curve() != theirs.curve()) {
+            throw new PkiException(ErrorCode.WRONG_CURVE, "ECDH between " + ours.curve() + " and " + theirs.curve());
+        }
+        if (NativeP256.handles(ours.curve())) {
+            try {
+                return NativeP256.agree(ours.nativePrivateKey(), theirs.nativeKey());
+            } catch (java.security.GeneralSecurityException | RuntimeException e) {
+                throw new PkiException(ErrorCode.DECRYPTION_FAILED, "ECDH key agreement failed: " + e.getMessage(), e);
+            }
+        }
+        if (MontgomeryBrainpool.handles(ours.curve())) {
+            return MontgomeryBrainpool.arithmetic(ours.curve()).sharedX(ours.scalar(), theirs.brainpoolPoint());
+        }
+        return BouncyCastleEc.sharedX(ours, theirs);
+    }
+
+    /**
+     * Z for an encryption: the ephemeral private scalar times the recipient's public key.
+     * Recipients are CA encryption keys (an EA's, an AA's) held decoded for as long as the trust
+     * list names them, so the product is computed with a fixed-point comb whose table of multiples
+     * of the recipient's point is built once and kept with the key: BouncyCastle's comb for
+     * nistP256 (and for the brainpool curves when {@link MontgomeryBrainpool} is off), the
+     * Montgomery brainpool comb otherwise (built on the key's second use; the first uses its
+     * ladder). From then on each encryption costs about what generating the ephemeral key costs,
+     * instead of a full variable-point multiplication. Both combs read their tables in constant
+     * time, so the ephemeral scalar is as protected as a signing nonce. Same result as ECSVDP-DH
+     * (the IEEE 1609.2a vectors and the decryption tests check it).
+     */
+    private static byte[] sharedSecretWithRecipient(EtsiKeyPair ephemeral, EtsiPublicKey recipient) {
+        if (MontgomeryBrainpool.handles(recipient.curve())) {
+            return MontgomeryBrainpool.arithmetic(recipient.curve()).sharedX(ephemeral.scalar(), recipient.brainpoolPoint());
+        }
+        return BouncyCastleEc.sharedXWithComb(ephemeral, recipient);
     }
 
     /** IEEE 1363a KDF2 with SHA-256: SHA-256(Z || counter || P) for counter = 1, 2, ..., truncated to length. */

@@ -2,35 +2,41 @@ package eu.vpki.common.etsi.crypto;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
-import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
-import org.bouncycastle.crypto.generators.ECKeyPairGenerator;
-import org.bouncycastle.crypto.params.ECKeyGenerationParameters;
 import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
-import org.bouncycastle.crypto.params.ECPublicKeyParameters;
 import org.bouncycastle.util.BigIntegers;
 
 import java.math.BigInteger;
 import java.security.SecureRandom;
 
-/** A private scalar with its public key. The private part never leaves the crypto package except to a key store. */
+/**
+ * A private scalar with its public key. The private part never leaves the crypto package except to
+ * a key store. Key generation takes its randomness from the caller: in BouncyCastle for nistP256
+ * (and for the brainpool curves when their Montgomery arithmetic is off), in
+ * {@link BrainpoolCurve} otherwise.
+ */
 public final class EtsiKeyPair {
     private final EtsiPublicKey publicKey;
-    private final ECPrivateKeyParameters privateKey;
+    /** The private scalar, big-endian, {@link EtsiCurve#fieldBytes()} long. */
+    private final byte[] scalar;
+    /** BouncyCastle's form, made on first use. */
+    private volatile ECPrivateKeyParameters privateKey;
     /** The private key in AWS-LC, made on first native use and kept. */
     private volatile java.security.PrivateKey nativePrivateKey;
 
-    private EtsiKeyPair(EtsiPublicKey publicKey, ECPrivateKeyParameters privateKey) {
+    /** A key pair from its public key and its private scalar ({@link EtsiCurve#fieldBytes()} bytes, in range). */
+    EtsiKeyPair(EtsiPublicKey publicKey, byte[] scalar) {
         this.publicKey = publicKey;
-        this.privateKey = privateKey;
+        this.scalar = scalar;
     }
 
     /** Generates a fresh key pair with the given randomness. */
     public static EtsiKeyPair generate(EtsiCurve curve, SecureRandom random) {
-        ECKeyPairGenerator gen = new ECKeyPairGenerator();
-        gen.init(new ECKeyGenerationParameters(curve.domain(), random));
-        AsymmetricCipherKeyPair kp = gen.generateKeyPair();
-        ECPublicKeyParameters pub = (ECPublicKeyParameters) kp.getPublic();
-        return new EtsiKeyPair(new EtsiPublicKey(curve, pub.getQ()), (ECPrivateKeyParameters) kp.getPrivate());
+        if (MontgomeryBrainpool.handles(curve)) {
+            BrainpoolCurve arithmetic = MontgomeryBrainpool.arithmetic(curve);
+            byte[] d = arithmetic.randomScalar(random);
+            return new EtsiKeyPair(new EtsiPublicKey(curve, arithmetic.multiplyBase(d)), d);
+        }
+        return BouncyCastleEc.generate(curve, random);
     }
 
     /** Rebuilds a key pair from its private scalar (big-endian, unsigned), e.g. from a key store or a test vector. */
@@ -39,8 +45,11 @@ public final class EtsiKeyPair {
         if (d.signum() <= 0 || d.compareTo(curve.domain().getN()) >= 0) {
             throw new PkiException(ErrorCode.INVALID_KEY, "private scalar out of range for " + curve);
         }
-        ECPrivateKeyParameters priv = new ECPrivateKeyParameters(d, curve.domain());
-        return new EtsiKeyPair(new EtsiPublicKey(curve, curve.domain().getG().multiply(d)), priv);
+        byte[] fixed = BigIntegers.asUnsignedByteArray(curve.fieldBytes(), d);
+        if (MontgomeryBrainpool.handles(curve)) {
+            return new EtsiKeyPair(new EtsiPublicKey(curve, MontgomeryBrainpool.arithmetic(curve).multiplyBase(fixed)), fixed);
+        }
+        return new EtsiKeyPair(BouncyCastleEc.publicKey(curve, d), fixed);
     }
 
     public EtsiCurve curve() {
@@ -53,18 +62,28 @@ public final class EtsiKeyPair {
 
     /** Private scalar, fixed length; only for persisting the key in a key store. */
     public byte[] privateScalar() {
-        return BigIntegers.asUnsignedByteArray(curve().fieldBytes(), privateKey.getD());
+        return scalar.clone();
+    }
+
+    /** The private scalar itself (not a copy), for the crypto backends. */
+    byte[] scalar() {
+        return scalar;
     }
 
     ECPrivateKeyParameters privateParameters() {
-        return privateKey;
+        ECPrivateKeyParameters p = privateKey;
+        if (p == null) {
+            p = new ECPrivateKeyParameters(new BigInteger(1, scalar), curve().domain());
+            privateKey = p;
+        }
+        return p;
     }
 
     /** Only for a curve that {@link NativeP256#handles} handles. */
     java.security.PrivateKey nativePrivateKey() {
         java.security.PrivateKey k = nativePrivateKey;
         if (k == null) {
-            k = NativeP256.privateKey(privateKey.getD());
+            k = NativeP256.privateKey(privateParameters().getD());
             nativePrivateKey = k;
         }
         return k;

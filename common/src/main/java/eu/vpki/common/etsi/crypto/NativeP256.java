@@ -34,9 +34,10 @@ import javax.crypto.KeyAgreement;
  * Corretto Crypto Provider (ACCP), whose Maven jar ships the native library for linux-x86_64.
  * On this project's machines an ECDSA verification with a key seen once costs about 80 µs here
  * against 250-300 µs in BouncyCastle, an ECDH about 65 µs against 270-300 µs, a signature about
- * 22 µs against 75 µs (docs/benchmarks.md). BouncyCastle stays the backend for the brainpool
- * curves (AWS-LC has none), for key generation (so that the caller's randomness decides every
- * key, as tests and known-answer checks need), and for everything when this class is off.
+ * 22 µs against 75 µs (docs/benchmarks.md). BouncyCastle stays the backend for nistP256 key
+ * generation (so that the caller's randomness decides every key, as tests and known-answer checks
+ * need) and for everything nistP256 when this class is off; AWS-LC has no brainpool curves
+ * ({@link MontgomeryBrainpool} runs those).
  *
  * <p>It is on when ACCP's native library loads and the start-up self-test passes (a signature
  * made here verifies in BouncyCastle and the other way round, and both sides agree on an ECDH
@@ -229,9 +230,9 @@ final class NativeP256 {
 
         static Backend load(String setting) {
             String mode = setting == null ? "auto" : setting.trim().toLowerCase(Locale.ROOT);
-            Backend bc = new Backend(false, "BouncyCastle for every curve", null, null);
+            Backend bc = new Backend(false, "BouncyCastle", null, null);
             if (mode.equals("off") || mode.equals("false")) {
-                log.info("crypto: {} ({}=off)", bc.description, SWITCH);
+                log.info("crypto: nistP256: {} ({}=off)", bc.description, SWITCH);
                 return bc;
             }
             if (!(mode.equals("auto") || mode.equals("on") || mode.equals("true"))) {
@@ -241,23 +242,23 @@ final class NativeP256 {
                 Provider accp = Accp.provider();
                 Throwable loadingError = Accp.loadingError();
                 if (loadingError != null) {
-                    log.info("crypto: {} (AWS-LC did not load here: {})", bc.description, loadingError.toString());
+                    log.info("crypto: nistP256: {} (AWS-LC did not load here: {})", bc.description, loadingError.toString());
                     return bc;
                 }
                 KeyPairGenerator generator = KeyPairGenerator.getInstance("EC", accp);
                 generator.initialize(new ECGenParameterSpec("secp256r1"));
                 ECParameterSpec spec = ((ECPublicKey) generator.generateKeyPair().getPublic()).getParams();
                 Backend candidate = new Backend(true, "AWS-LC (Amazon Corretto Crypto Provider " + Accp.version()
-                        + ") for nistP256 ECDSA and ECDH; BouncyCastle for the brainpool curves and key generation", accp, spec);
+                        + ") for ECDSA and ECDH, BouncyCastle for key generation", accp, spec);
                 Optional<String> failure = selfTest(candidate);
                 if (failure.isPresent()) {
-                    log.warn("crypto: {} (AWS-LC failed its self-test: {})", bc.description, failure.get());
+                    log.warn("crypto: nistP256: {} (AWS-LC failed its self-test: {})", bc.description, failure.get());
                     return bc;
                 }
-                log.info("crypto: {}", candidate.description);
+                log.info("crypto: nistP256: {}", candidate.description);
                 return candidate;
             } catch (LinkageError | GeneralSecurityException | RuntimeException e) {
-                log.info("crypto: {} (AWS-LC unavailable: {})", bc.description, e.toString());
+                log.info("crypto: nistP256: {} (AWS-LC unavailable: {})", bc.description, e.toString());
                 return bc;
             }
         }

@@ -1,16 +1,12 @@
 package eu.vpki.common.etsi.crypto;
 
-import org.bouncycastle.crypto.params.ParametersWithRandom;
-import org.bouncycastle.crypto.signers.ECDSASigner;
-import org.bouncycastle.util.BigIntegers;
-
-import java.math.BigInteger;
 import java.security.SecureRandom;
 
 /**
  * {@link EtsiSigner} over an in-memory key: AWS-LC's ECDSA for nistP256 when {@link NativeP256} is
- * on (its nonce then comes from AWS-LC's DRBG, not from {@code random}), else BouncyCastle's
- * (5-13x faster than SunEC here) with {@code random}.
+ * on (its nonce then comes from AWS-LC's DRBG, not from {@code random}), the Montgomery brainpool
+ * arithmetic for the brainpool curves when {@link MontgomeryBrainpool} is on (nonce from
+ * {@code random}), else BouncyCastle's (5-13x faster than SunEC here) with {@code random}.
  */
 public final class SoftwareSigner implements EtsiSigner {
     private final EtsiKeyPair keyPair;
@@ -36,10 +32,10 @@ public final class SoftwareSigner implements EtsiSigner {
             byte[][] rs = NativeP256.sign(keyPair.nativePrivateKey(), digest);
             return new EcdsaSignature(curve, rs[0], rs[1]);
         }
-        ECDSASigner signer = new ECDSASigner();
-        signer.init(true, new ParametersWithRandom(keyPair.privateParameters(), random));
-        BigInteger[] rs = signer.generateSignature(digest);
-        int n = curve.fieldBytes();
-        return new EcdsaSignature(curve, BigIntegers.asUnsignedByteArray(n, rs[0]), BigIntegers.asUnsignedByteArray(n, rs[1]));
+        if (MontgomeryBrainpool.handles(curve)) {
+            byte[][] rs = MontgomeryBrainpool.arithmetic(curve).sign(keyPair.scalar(), digest, random);
+            return new EcdsaSignature(curve, rs[0], rs[1]);
+        }
+        return BouncyCastleEc.sign(keyPair, digest, random);
     }
 }

@@ -28,7 +28,7 @@ import java.util.Arrays;
  * returned: a certificate that would not validate never leaves.
  *
  * <p>An issued (not self-signed) certificate's signature is not verified again: that verification
- * cost as much as the signing (6 % of an AA's CPU per AT, docs/benchmarks.md) and can only fail if
+ * cost as much as the signing (6 % of an AA's CPU per AT, docs/benchmarks-history.md) and can only fail if
  * one of three facts does not hold, each checked or true by construction instead:
  * <ul>
  *   <li>the signer's public key is the issuer certificate's verification key (checked in {@link #issue});</li>

@@ -38,7 +38,7 @@ class NativeP256Test {
         assumeTrue(setting == null || !setting.trim().equalsIgnoreCase("off"), "native backend switched off");
         assertThat(NativeP256.enabled()).isTrue();
         assertThat(CryptoBackend.nativeP256()).isTrue();
-        assertThat(CryptoBackend.description()).startsWith("AWS-LC");
+        assertThat(CryptoBackend.description()).startsWith("nistP256: AWS-LC");
         assertThat(NativeP256.handles(EtsiCurve.NIST_P256)).isTrue();
         assertThat(NativeP256.handles(EtsiCurve.BRAINPOOL_P256R1)).isFalse();
         assertThat(NativeP256.handles(EtsiCurve.BRAINPOOL_P384R1)).isFalse();

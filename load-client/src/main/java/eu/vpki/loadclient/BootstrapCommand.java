@@ -1,0 +1,153 @@
+package eu.vpki.loadclient;
+
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.loadclient.cluster.LocalCluster;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * The first start of a PKI outside the local launcher (compose.yaml runs these as one-shot
+ * containers): {@code secrets} writes the shared secrets once, {@code certify} has the running RCA
+ * certify an EA and an AA whose keys it generates. Both keep what already exists, so a restart
+ * changes nothing. The local cluster does the same steps itself ({@link LocalCluster}).
+ */
+@Command(name = "bootstrap", mixinStandardHelpOptions = true, description = "First start of a PKI: secrets, EA and AA certificates.",
+        subcommands = {BootstrapCommand.Secrets.class, BootstrapCommand.Certify.class})
+final class BootstrapCommand implements Runnable {
+    @Override
+    public void run() {
+        picocli.CommandLine.usage(this, System.out);
+    }
+
+    @Command(name = "secrets", mixinStandardHelpOptions = true, description = {
+            "Write admin-token, keystore-password, operator-token and operator-credentials into --dir (mode 0600),",
+            "each only if it does not exist yet."})
+    static final class Secrets implements Callable<Integer> {
+        @Option(names = "--dir", required = true, description = "directory of the secret files")
+        Path dir;
+        @Option(names = "--operator-id", defaultValue = "demo-operator", description = "operator of the credentials (default ${DEFAULT-VALUE})")
+        String operatorId;
+
+        @Override
+        public Integer call() throws IOException {
+            SecureRandom random = new SecureRandom();
+            Files.createDirectories(dir);
+            String operatorToken = writeOnce(dir.resolve("operator-token"), token(random));
+            writeOnce(dir.resolve("admin-token"), token(random));
+            writeOnce(dir.resolve("keystore-password"), token(random));
+            writeOnce(dir.resolve("operator-credentials"), operatorId + ":" + LocalCluster.sha256Hex(operatorToken) + "\n");
+            System.out.println("secrets in " + dir);
+            return 0;
+        }
+    }
+
+    @Command(name = "certify", mixinStandardHelpOptions = true, description = {
+            "Fetch the RCA certificate into --out/rca.cert; generate the EA's and the AA's keys into --out/ea.p12 and",
+            "--out/aa.p12 and have the RCA certify them (--out/ea.cert, --out/aa.cert) with the access points the CTL lists.",
+            "Does nothing for an authority whose certificate is already there."})
+    static final class Certify implements Callable<Integer> {
+        @Option(names = "--rca", required = true, description = "RCA base URL")
+        URI rca;
+        @Option(names = "--secrets", required = true, description = "directory written by 'bootstrap secrets'")
+        Path secrets;
+        @Option(names = "--out", required = true, description = "where key stores and certificates go")
+        Path out;
+        @Option(names = "--ea-access-point", required = true, description = "the EA's enrolment URL (itsAccessPoint)")
+        String eaAccessPoint;
+        @Option(names = "--ea-validation-point", required = true, description = "the EA's authorization-validation URL (aaAccessPoint)")
+        String eaValidationPoint;
+        @Option(names = "--aa-access-point", required = true, description = "the AA's authorization URL (accessPoint)")
+        String aaAccessPoint;
+        @Option(names = "--ea-replicas", split = ",", description = {"further authorization-validation URLs of the EA's replicas:",
+                "written to --out/aa-ea-replicas.properties as vpki.aa.ea.replicas.<EA HashedId8> for the AAs to import"})
+        java.util.List<String> eaReplicas = java.util.List.of();
+        @Option(names = "--curve", defaultValue = "nistP256", description = "EA and AA key curve (default ${DEFAULT-VALUE})")
+        String curve;
+        @Option(names = "--wait", defaultValue = "PT3M", description = "how long to wait for the RCA to answer (default ${DEFAULT-VALUE})")
+        Duration wait;
+
+        @Override
+        public Integer call() throws Exception {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1).build();
+            Files.createDirectories(out);
+            Files.write(out.resolve("rca.cert"), rcaCertificate(http));
+            String adminToken = Files.readString(secrets.resolve("admin-token")).strip();
+            char[] password = Files.readString(secrets.resolve("keystore-password")).strip().toCharArray();
+            SecureRandom random = new SecureRandom();
+            EtsiCurve c = EtsiCurve.parse(curve);
+            EtsiCertificate ea = certifyOnce(http, random, c, adminToken, password, "EA", "ea",
+                    Map.of("itsAccessPoint", eaAccessPoint, "aaAccessPoint", eaValidationPoint));
+            certifyOnce(http, random, c, adminToken, password, "AA", "aa", Map.of("accessPoint", aaAccessPoint));
+            Files.writeString(out.resolve("aa-ea-replicas.properties"), eaReplicas.isEmpty() ? ""
+                    : "vpki.aa.ea.replicas." + ea.hashedId8().toHex() + "=" + String.join(",", eaReplicas) + "\n");
+            return 0;
+        }
+
+        private EtsiCertificate certifyOnce(HttpClient http, SecureRandom random, EtsiCurve c, String adminToken, char[] password, String type,
+                                 String name, Map<String, String> accessPoints) throws IOException {
+            Path cert = out.resolve(name + ".cert");
+            if (Files.isRegularFile(cert)) {
+                System.out.println(type + " certificate already in " + cert);
+                return EtsiCertificate.decode(Files.readAllBytes(cert));
+            }
+            EtsiCertificate issued = LocalCluster.certify(http, random, c, rca, adminToken, type, "vpki " + type, out.resolve(name + ".p12"),
+                    password, name + "-signing", name + "-encryption", accessPoints);
+            Files.write(cert, issued.encoded());
+            System.out.println(type + " " + issued.hashedId8().toHex() + " certified: " + cert);
+            return issued;
+        }
+
+        /** The RCA certificate, waiting (as a one-shot container must) until the RCA answers. */
+        private byte[] rcaCertificate(HttpClient http) throws InterruptedException {
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (true) {
+                try {
+                    HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(rca.resolve("/rca/certificate")).timeout(Duration.ofSeconds(5)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                    if (r.statusCode() == 200) {
+                        return r.body();
+                    }
+                } catch (IOException e) {
+                    // not up yet
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the RCA at " + rca + " did not answer within " + wait);
+                }
+                Thread.sleep(1000);
+            }
+        }
+    }
+
+    private static String writeOnce(Path file, String content) throws IOException {
+        if (Files.isRegularFile(file)) {
+            return Files.readString(file).strip();
+        }
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+        file.toFile().setReadable(false, false);
+        file.toFile().setReadable(true, true);
+        file.toFile().setWritable(false, false);
+        file.toFile().setWritable(true, true);
+        return content;
+    }
+
+    private static String token(SecureRandom random) {
+        byte[] b = new byte[24];
+        random.nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    }
+}

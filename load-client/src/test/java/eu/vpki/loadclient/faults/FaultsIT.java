@@ -1,0 +1,85 @@
+package eu.vpki.loadclient.faults;
+
+import eu.vpki.common.fleet.FleetKeys;
+import eu.vpki.loadclient.cluster.ClusterSpec;
+import eu.vpki.loadclient.cluster.LoopbackNetwork;
+import eu.vpki.loadclient.cluster.ReplicaNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import redis.clients.jedis.Jedis;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The harness on real processes, as CI runs it: the local cluster on loopback (RCA, DC, 3 EA and 2
+ * Operator replicas each with its own redis-server with an append-only file, an AA; every service
+ * its own JVM) in TOTAL + SYNC, the recorded workload, three kill -9 of replica JVMs, each
+ * restarted. Then a test-only fault the checks must find: one acknowledged EC deleted from one
+ * replica's Redis must be reported as a lost write there, and it and a changed station record as
+ * divergence. The history file must judge the same when read back.
+ * Needs the service jars: run in the reactor ({@code mvn verify} builds them before this module).
+ */
+class FaultsIT {
+    @Test
+    void threeReplicaKills_thenAnInjectedLossAndChange_areFoundByTheChecks(@TempDir Path work) throws Exception {
+        Path project = Path.of("").toAbsolutePath().getParent();
+        ClusterSpec spec = new ClusterSpec(project, work.resolve("cluster"), 3, 2, 1, "TOTAL", "SYNC", 21500, 22500, "nistP256",
+                "everysec", null);
+        FaultSchedule.Timing timing = new FaultSchedule.Timing(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1),
+                Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2));
+        FaultRun.Config config = new FaultRun.Config(spec, 17, Map.of(FaultKind.REPLICA_KILL, 3), timing, Duration.ofSeconds(20),
+                Duration.ofSeconds(8), Duration.ofSeconds(3), new ConsistencyWorkload.Settings(15, 16, 0, Duration.ofSeconds(15)), work,
+                Duration.ofMinutes(10));
+        AtomicReference<Op> dropped = new AtomicReference<>();
+        AtomicReference<String> changed = new AtomicReference<>();
+
+        FaultRun.Result result = FaultRun.run(config, new LoopbackNetwork(), (cluster, history) -> {
+            Op enrolment = history.stream().filter(o -> o.type().enrolment() && o.acknowledged()).findFirst().orElseThrow();
+            Op registration = history.stream().filter(o -> o.type() == Op.Type.REGISTER && o.acknowledged()).findFirst().orElseThrow();
+            dropped.set(enrolment);
+            changed.set(FleetKeys.station(registration.station()));
+            ReplicaNode ea1 = cluster.replica("ea-1");
+            ReplicaNode ea2 = cluster.replica("ea-2");
+            try (Jedis jedis = new Jedis(ea1.redis().host(), ea1.redis().port())) {
+                jedis.del(FleetKeys.EC + enrolment.detail("ec"));
+            }
+            try (Jedis jedis = new Jedis(ea2.redis().host(), ea2.redis().port())) {
+                jedis.hset(changed.get(), "maxEcValidity", "1");
+            }
+        }, line -> System.err.println(java.time.LocalTime.now() + " " + line));
+
+        RunRecord run = result.record();
+        assertThat(run.faults()).hasSize(3).allSatisfy(f -> {
+            assertThat(f.kind()).isEqualTo(FaultKind.REPLICA_KILL);
+            assertThat(f.stepAt("killed")).isPositive();
+            assertThat(f.stepAt("healthy")).isGreaterThan(f.stepAt("restarted"));
+            assertThat(f.recovered()).as(f.note()).isTrue();
+        });
+        assertThat(run.ops()).extracting(Op::type).contains(Op.Type.REGISTER, Op.Type.READ, Op.Type.ENROL, Op.Type.AUTHORIZE);
+        assertThat(run.ops()).anyMatch(o -> o.type().operatorWrite() && o.type() != Op.Type.REGISTER && o.acknowledged());
+        assertThat(run.states()).hasSize(5).allMatch(ReplicaState::readable);
+
+        FaultReport report = FaultReport.judge(List.of(run), List.of(result.history().toString()));
+        CheckResult lost = report.runs().get(0).results().get(Check.LOST_WRITES);
+        assertThat(lost.findings()).as("the dropped EC is a lost write on ea-1")
+                .anyMatch(f -> f.subject().startsWith("op " + dropped.get().id() + " ") && f.detail().contains("ea-1=no record")
+                        && f.violation());
+        CheckResult divergence = report.runs().get(0).results().get(Check.DIVERGENCE);
+        assertThat(divergence.findings()).extracting(Finding::subject)
+                .contains(FleetKeys.EC + dropped.get().detail("ec"), changed.get());
+        assertThat(report.violated()).isTrue();
+
+        assertThat(Files.exists(result.history())).isTrue();
+        FaultReport again = FaultReport.judge(List.of(HistoryFile.read(result.history())), List.of(result.history().toString()));
+        assertThat(again.rows()).isEqualTo(report.rows());
+        assertThat(again.promises()).isEqualTo(report.promises());
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
+    }
+}

@@ -1,0 +1,47 @@
+package eu.vpki.loadclient.faults;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MinorityWritesCheckerTest {
+    private final MinorityWritesChecker checker = new MinorityWritesChecker();
+
+    private static TestRun partitioned() {
+        TestRun run = new TestRun(false, "ea-0", "ea-1", "ea-2");
+        run.fault(FaultKind.PARTITION_MINORITY, List.of("ea-2"), 10_000, 60_000, "cut", 10_000, "healed", 40_000);
+        return run;
+    }
+
+    @Test
+    void writesAcknowledgedOnTheMajoritySideOrRefusedOnTheMinority_areFine() {
+        TestRun run = partitioned();
+        run.acked(Op.Type.ENROL, "s1", "ea-0", 15_000, 15_020, null, "ec", "AAAA000000000001");
+        run.op(Op.Type.ENROL, "s2", "ea-2", 16_000, 16_020, Op.Outcome.REFUSED, "enrolment:deniedrequest", null);
+        run.acked(Op.Type.ENROL, "s3", "ea-2", 45_000, 45_020, null, "ec", "AAAA000000000003");
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.findings()).isEmpty();
+        assertThat(r.figure("minorityWriteAttempts")).isEqualTo(1);
+    }
+
+    @Test
+    void writeAcknowledgedByTheCutOffReplica_isAViolationWithItsDelay() {
+        TestRun run = partitioned();
+        run.acked(Op.Type.ENROL, "s1", "ea-2", 35_000, 35_020, null, "ec", "AAAA000000000001");
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.violations()).isEqualTo(1);
+        assertThat(r.findings().get(0).valueMs()).isEqualTo(25_020);
+        assertThat(r.figure("afterFailureDetection")).isEqualTo(1);
+    }
+
+    @Test
+    void withoutPartitions_saysNotMeasured() {
+        assertThat(checker.check(new TestRun(true, "a", "b", "c").build()).note()).contains("not measured");
+    }
+}
