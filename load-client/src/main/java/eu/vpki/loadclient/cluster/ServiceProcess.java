@@ -116,12 +116,12 @@ public final class ServiceProcess implements AutoCloseable {
 
     /**
      * Waits until a replica has joined its group, serving or not: its health answers and no longer
-     * names the replica state {@code joining} (a replica alone in its group is connected but out of
+     * names the replica state {@code starting} (a replica alone in its group is connected but out of
      * service, as in a minority). Fails with the tail of its log if it exits or times out.
      */
     public ServiceProcess awaitConnected(HttpClient http, Duration timeout) {
         return awaitHealth(http, timeout, r -> (r.statusCode() == 200 || r.statusCode() == 503) && r.body().contains("\"state\"")
-                && !r.body().contains("\"state\":\"joining\""), "connected");
+                && !r.body().contains("\"state\":\"starting\""), "connected");
     }
 
     private ServiceProcess awaitHealth(HttpClient http, Duration timeout, java.util.function.Predicate<HttpResponse<String>> ready,

@@ -13,12 +13,13 @@ import java.util.regex.Pattern;
 /**
  * The EA does not hand its read-your-writes token to the vehicle, but it writes it in the audit
  * line of every EC it issued ({@code issued EC <id> to station <id> ... <n> replicas, <seq@origin>)},
+ * the origin being a replica id with its incarnation ({@code ea-1~mhx2k0a1}) since the replication recovery (#21),
  * logger {@code eu.vpki.audit.ea}). The sequence checker reads them from the EA replicas' logs to
  * see each origin's sequence numbers; without them it judges the Operator's tokens only, and says so.
  */
 final class AuditTokens {
     private static final Pattern ISSUED = Pattern.compile(
-            "issued EC ([0-9a-fA-F]{16}) to station (\\S+) of operator .*, \\d+ replicas, (\\d+@[A-Za-z0-9._:-]+)\\)");
+            "issued EC ([0-9a-fA-F]{16}) to station (\\S+) of operator .*, \\d+ replicas, (\\d+@[A-Za-z0-9._:-]+(?:~[0-9a-z]+)?)\\)");
 
     private AuditTokens() {
     }

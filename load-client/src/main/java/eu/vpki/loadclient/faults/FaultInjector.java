@@ -21,6 +21,9 @@ import java.util.function.Consumer;
  * kills in FIFO order are recorded as skipped.
  */
 final class FaultInjector {
+    /** How long a replica whose Redis was killed and restarted may take to rejoin by itself. */
+    private static final Duration REJOIN_WAIT = Duration.ofSeconds(30);
+
     /**
      * @param health how long a started replica may take to report UP
      * @param views  how long the group may take to show one whole view after a fault ended
@@ -145,11 +148,16 @@ final class FaultInjector {
         hold(rec.plan.holdMs());
         r.startRedis();
         rec.step("redis-restarted");
-        // a replica that applied nothing while its Redis was away carries on; one that failed has left the group
-        hold(2_000);
+        // the replica left the group when its Redis failed and joins again by itself once Redis answers
+        // (docs/replication.md, "Failures"); its JVM is restarted only if it has not rejoined in time
+        long deadline = System.nanoTime() + REJOIN_WAIT.toNanos();
         int size = views.viewSize(r);
+        while (size == 0 && System.nanoTime() < deadline) {
+            hold(500);
+            size = views.viewSize(r);
+        }
         if (size == 0) {
-            rec.note("replica had failed (view size 0): restarted as docs/replication.md says");
+            rec.note("replica had not rejoined within " + REJOIN_WAIT.toSeconds() + " s (view size 0): its JVM restarted");
             r.stopJvm();
             rec.step("replica-stopped");
             start(rec, List.of(r), "replica-restarted");

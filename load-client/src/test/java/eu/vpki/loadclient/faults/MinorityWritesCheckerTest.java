@@ -10,7 +10,11 @@ class MinorityWritesCheckerTest {
     private final MinorityWritesChecker checker = new MinorityWritesChecker();
 
     private static TestRun partitioned() {
-        TestRun run = new TestRun(false, "ea-0", "ea-1", "ea-2");
+        return partitioned(false);
+    }
+
+    private static TestRun partitioned(boolean sync) {
+        TestRun run = new TestRun(sync, "ea-0", "ea-1", "ea-2");
         run.fault(FaultKind.PARTITION_MINORITY, List.of("ea-2"), 10_000, 60_000, "cut", 10_000, "healed", 40_000);
         return run;
     }
@@ -38,6 +42,22 @@ class MinorityWritesCheckerTest {
         assertThat(r.violations()).isEqualTo(1);
         assertThat(r.findings().get(0).valueMs()).isEqualTo(25_020);
         assertThat(r.figure("afterFailureDetection")).isEqualTo(1);
+    }
+
+    @Test
+    void asyncWriteAcknowledgedByTheCutOffReplicaWithinTheLease_isReportedButAllowed_syncNever() {
+        TestRun async = partitioned(false);
+        async.acked(Op.Type.ENROL, "s1", "ea-2", 10_500, 11_800, null, "ec", "AAAA000000000001");
+        TestRun sync = partitioned(true);
+        sync.acked(Op.Type.ENROL, "s1", "ea-2", 10_500, 11_800, null, "ec", "AAAA000000000001");
+
+        CheckResult allowed = checker.check(async.build());
+        CheckResult violated = checker.check(sync.build());
+
+        assertThat(allowed.findings()).hasSize(1);
+        assertThat(allowed.violations()).isZero();
+        assertThat(allowed.findings().get(0).valueMs()).isEqualTo(1_800);
+        assertThat(violated.violations()).isEqualTo(1);
     }
 
     @Test
