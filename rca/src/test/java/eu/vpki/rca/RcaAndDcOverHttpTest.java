@@ -358,6 +358,9 @@ class RcaAndDcOverHttpTest {
     @Test
     @Order(8)
     void dcRestartedEmpty_recoversTheListsFromTheRca() throws IOException {
+        // the RCA pushes to both DCs; the test before waited for dc1 only, so dc2 may still be receiving
+        int rcaSequence = TrustLists.readCtl(get(rcaUrl("/rca/ctl")).body(), root).sequence();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ctlFrom(dc2Port).sequence()).isEqualTo(rcaSequence));
         byte[] ctl = get(DistributionPaths.ctl(dc(dc2Port), root.hashedId8())).body();
         dc2.close();
         try (Stream<Path> files = Files.walk(dir.resolve("dc2"))) {
