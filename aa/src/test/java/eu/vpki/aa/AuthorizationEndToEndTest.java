@@ -245,11 +245,23 @@ class AuthorizationEndToEndTest {
                     case "set" -> all.addAll(jedis.smembers(key));
                     case "list" -> all.addAll(jedis.lrange(key, 0, -1));
                     case "zset" -> all.addAll(jedis.zrange(key, 0, -1));
+                    // the replicas' command logs: entries [id, [field, value, ...]]
+                    case "stream" -> flatten(jedis.xrange(key, "-".getBytes(StandardCharsets.US_ASCII),
+                            "+".getBytes(StandardCharsets.US_ASCII), Integer.MAX_VALUE), all);
                     default -> throw new IllegalStateException("unexpected Redis type " + type);
                 }
             }
         }
         return all;
+    }
+
+    /** Every byte string in a nested Redis reply. */
+    private static void flatten(Object reply, List<byte[]> into) {
+        if (reply instanceof byte[] bytes) {
+            into.add(bytes);
+        } else if (reply instanceof List<?> list) {
+            list.forEach(element -> flatten(element, into));
+        }
     }
 
     static int indexOf(byte[] hay, byte[] needle) {
