@@ -21,7 +21,9 @@ import java.util.TreeMap;
  *   <li>an acknowledged registration: the station's record and its membership in the operator's fleet;</li>
  *   <li>an acknowledged revocation: the station REVOKED (final, whatever else was written);</li>
  *   <li>otherwise the station's status and permissions: those of its last acknowledged write, or of
- *       a write that may have applied (no clear answer) or ran concurrently with it;</li>
+ *       a write that may have applied (no clear answer) or ran concurrently with it; a revocation that
+ *       may have applied and raced with a permission change may have read the record with that change
+ *       in it (the Operator revokes the record as it reads it): REVOKED with either write's permissions;</li>
  *   <li>an acknowledged EC: its record, SUPERSEDED once a later enrolment of the station was
  *       acknowledged, and the station's latest-EC pointer naming the last acknowledged EC (or one
  *       issued later whose answer was lost).</li>
@@ -147,6 +149,14 @@ final class LostWritesChecker implements Checker {
             if (o != last && o.type().operatorWrite() && o.completedMs() >= last.invokedMs()
                     && (o.mayHaveApplied() || o.acknowledged() && Writes.concurrent(o, last))) {
                 allowed.add(Writes.value(o));
+                if (o.type() == Op.Type.REVOKE && o.detail("race") != null) {
+                    // the Operator revokes the record as it reads it: the other write of the race may already be in it
+                    for (Op other : ops) {
+                        if (o.detail("race").equals(other.detail("race"))) {
+                            allowed.add(new Writes.StationValue(StationStatus.REVOKED.name(), Writes.value(other).permissions()));
+                        }
+                    }
+                }
             }
         }
         if (!allowed.contains(actual.get())) {

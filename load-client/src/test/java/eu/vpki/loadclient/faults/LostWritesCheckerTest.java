@@ -85,6 +85,38 @@ class LostWritesCheckerTest {
         assertThat(checker.check(run.build()).findings()).isEmpty();
     }
 
+    /** A revocation with no answer raced a permission change: the Operator revoked the record with the change in it. */
+    private static TestRun unansweredRevocationRacingAPermissionChange() {
+        TestRun run = new TestRun(true, "a", "b");
+        run.registered("s1", 1_000, "1@operator-0");
+        run.op(Op.Type.REVOKE, "s1", "operator-1", 2_000, 17_000, Op.Outcome.UNKNOWN, "client:timeout", null,
+                "status", "REVOKED", "permissions", TestRun.PERMS, "race", "1");
+        run.acked(Op.Type.PERMISSIONS, "s1", "operator-0", 2_000, 2_040, "2@operator-0", "status", "ACTIVE", "permissions", TestRun.PERMS_2,
+                "race", "1");
+        return run;
+    }
+
+    @Test
+    void unansweredRevocationRacingAPermissionChange_revokedWithTheChangedPermissions_isAccepted() {
+        TestRun run = unansweredRevocationRacingAPermissionChange();
+        run.station("a", "s1", "REVOKED", TestRun.PERMS_2, 2_050);
+        run.station("b", "s1", "REVOKED", TestRun.PERMS_2, 2_050);
+
+        assertThat(checker.check(run.build()).findings()).isEmpty();
+    }
+
+    @Test
+    void unansweredRevocationRacingAPermissionChange_theChangeUndoneWhileActive_isStillLost() {
+        TestRun run = unansweredRevocationRacingAPermissionChange();
+        run.station("a", "s1", "ACTIVE", TestRun.PERMS_2, 2_050);
+        run.station("b", "s1", "ACTIVE", TestRun.PERMS, 2_050);
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.violations()).isEqualTo(1);
+        assertThat(r.findings().get(0).detail()).contains("overwritten").contains("b=ACTIVE").doesNotContain("a=");
+    }
+
     @Test
     void registrationMissingEverywhere_isLostOnEveryReplica() {
         TestRun run = clean(true);
