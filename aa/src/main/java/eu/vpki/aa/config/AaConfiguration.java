@@ -97,7 +97,7 @@ public class AaConfiguration {
 
     @Bean
     RequestWindow requestWindow(AaProperties aa) {
-        return new RequestWindow(aa.requestWindow(), aa.clockSkew(), aa.requireProofOfPossession());
+        return new RequestWindow(aa.requestWindow(), aa.clockSkew(), aa.requireProofOfPossession(), aa.requireEncryptedEcSignature());
     }
 
     @Bean

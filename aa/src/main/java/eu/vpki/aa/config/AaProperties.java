@@ -32,6 +32,7 @@ public record AaProperties(
         @DefaultValue("5m") Duration requestWindow,
         @DefaultValue("30s") Duration clockSkew,
         @DefaultValue("false") boolean requireProofOfPossession,
+        @DefaultValue("true") boolean requireEncryptedEcSignature,
         @DefaultValue("200000") @Min(1) int replayCacheEntries,
         @DefaultValue @Valid At at,
         @DefaultValue @Valid Audit audit,

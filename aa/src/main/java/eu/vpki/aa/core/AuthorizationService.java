@@ -28,6 +28,7 @@ import java.time.Instant;
  * <ol>
  *   <li>decrypt with the AA's encryption key (undecryptable: {@link AuthorizationOutcome.Undecryptable});</li>
  *   <li>parse; verify proof of possession when present and the keyTag against the requested keys;</li>
+ *   <li>protection: an EC signature in clear is refused when {@link RequestWindow#requireEncryptedEcSignature()};</li>
  *   <li>freshness (generation time of a signed request) and replay ({@link ReplayGuard});</li>
  *   <li>requested PSIDs must be ones this PKI issues ATs for;</li>
  *   <li>find the EA named by eaId in the current CTL ({@link EaDirectory});</li>
@@ -121,6 +122,10 @@ public final class AuthorizationService {
     }
 
     private void checkFresh(DecryptedRequest decrypted, ReceivedAtRequest received, Instant now) {
+        if (window.requireEncryptedEcSignature() && !received.ecSignatureEncrypted()) {
+            throw new PkiException(ErrorCode.UNEXPECTED_CONTENT,
+                    "EC signature not encrypted for the EA (vpki.aa.require-encrypted-ec-signature is on)");
+        }
         if (received.proofOfPossession()) {
             Instant generated = received.popGenerationTime()
                     .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "signed request without generationTime"));

@@ -82,10 +82,10 @@ class AuthorizationServiceTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"NIST_P256,true,true", "BRAINPOOL_P256R1,true,true", "BRAINPOOL_P384R1,true,false", "NIST_P256,false,true", "NIST_P256,false,false"})
-    void issuesOneAt_chainedToTheAa_withTheRequestedKeyAndConfirmedPermissions(EtsiCurve curve, boolean pop, boolean encryptEcSignature) {
+    @CsvSource({"NIST_P256,true", "BRAINPOOL_P256R1,true", "BRAINPOOL_P384R1,true", "NIST_P256,false"})
+    void issuesOneAt_chainedToTheAa_withTheRequestedKeyAndConfirmedPermissions(EtsiCurve curve, boolean pop) {
         Station station = aa.enrolledStation(curve);
-        OutgoingRequest request = station.request(new Protection(pop, encryptEcSignature), Station.CAM_DENM, NOW);
+        OutgoingRequest request = station.request(new Protection(pop, true), Station.CAM_DENM, NOW);
 
         AuthorizationOutcome.Answered answer = answered(request);
 
@@ -252,13 +252,40 @@ class AuthorizationServiceTest {
 
     @Test
     void refusal_withoutProofOfPossession_whenRequired() throws IOException {
-        try (AaFixture strict = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), true))) {
+        try (AaFixture strict = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), true, true))) {
             Station station = strict.enrolledStation(EtsiCurve.NIST_P256);
             OutgoingRequest request = station.request(new Protection(false, true), Station.CAM_DENM, NOW);
             AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) strict.service.authorize(request.body());
             assertThat(answer.responseCode()).isEqualTo(Authorization.INVALIDSIGNATURE);
             assertThat(station.read(answer.response(), request).authorizationTicket()).isEmpty();
             assertThat(strict.tickets("issued")).isZero();
+        }
+    }
+
+    @Test
+    void refusal_ecSignatureInClear_byDefault_badContentType_beforeReplayAndEa() {
+        assertThat(RequestWindow.DEFAULT.requireEncryptedEcSignature()).isTrue();
+        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        OutgoingRequest request = station.request(new Protection(true, false), Station.CAM_DENM, NOW);
+
+        assertRefused(station, request, Authorization.ITS_AA_BADCONTENTTYPE);
+
+        assertThat(aa.auditLines()).last().asString().endsWith("reason=" + ErrorCode.UNEXPECTED_CONTENT);
+        assertThat(aa.ea.calls).isEmpty();
+        assertThat(aa.replayGuard.size()).isZero();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"true", "false"})
+    void issuesAt_ecSignatureInClear_whenThePolicyAllowsIt(boolean pop) throws IOException {
+        try (AaFixture lenient = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), false, false))) {
+            Station station = lenient.enrolledStation(EtsiCurve.BRAINPOOL_P384R1);
+            OutgoingRequest request = station.request(new Protection(pop, false), Station.CAM_DENM, NOW);
+            AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) lenient.service.authorize(request.body());
+            assertThat(answer.responseCode()).isEqualTo(Authorization.OK);
+            EtsiCertificate at = station.read(answer.response(), request).authorizationTicket().orElseThrow();
+            CertificateChecks.checkIssuedBy(at, PKI.aa, NOW);
+            assertThat(lenient.ea.calls).hasSize(1);
         }
     }
 
