@@ -32,7 +32,7 @@ import java.util.Arrays;
  *       addition lie strictly between 16 and n - 16, so only the last addition can meet the peer's
  *       multiple itself (k within 16 of 0 or n): it also computes the doubling and selects it.
  *       A peer point used again and again (a CA's encryption key) gets its own comb table, as G has.</li>
- *   <li>{@link #verify}: u1&middot;G + u2&middot;Q interleaved with width-8 (G, precomputed) and width-5 (Q,
+ *   <li>{@link #verify}: u1&middot;G + u2&middot;Q interleaved with width-10 (G, precomputed) and width-5 (Q,
  *       built per key and kept) NAFs, compared without an inversion.</li>
  * </ul>
  */
@@ -40,7 +40,7 @@ final class BrainpoolCurve {
     private static final int WINDOW = 5;
     /** Non-zero digit magnitudes per window: 1..16. */
     private static final int ENTRIES = 1 << (WINDOW - 1);
-    private static final int G_NAF_WIDTH = 8;
+    private static final int G_NAF_WIDTH = 10;
     private static final int Q_NAF_WIDTH = 5;
     /** A peer point gets its own comb table on this use (the first ones use the ladder). */
     private static final int COMB_AFTER_USES = 2;
@@ -561,24 +561,25 @@ final class BrainpoolCurve {
         return normalize(points);
     }
 
-    /** 1&middot;P, 3&middot;P, .., (2count - 1)&middot;P, affine, flattened. */
+    /**
+     * 1&middot;P, 3&middot;P, .., (2count - 1)&middot;P, affine, flattened: 2P made affine (one inversion), then
+     * one mixed addition of 2P per entry.
+     */
     private long[] oddMultiples(long[] px, long[] py, int count) {
-        Jacobian[] all = new Jacobian[2 * count - 1];
         Work work = new Work();
-        all[0] = new Jacobian();
-        all[0].set(px, py, one);
-        for (int j = 1; j < all.length; j++) {
-            all[j] = new Jacobian();
-            all[j].copy(all[j - 1]);
-            if (j == 1) {
-                work.doubleInPlace(all[j]);
-            } else {
-                work.mixedAdd(all[j], px, py);
-            }
-        }
+        Jacobian twice = new Jacobian();
+        twice.set(px, py, one);
+        work.doubleInPlace(twice);
+        long[] flat = normalize(new Jacobian[]{twice});
+        long[] twiceX = Arrays.copyOfRange(flat, 0, limbs);
+        long[] twiceY = Arrays.copyOfRange(flat, limbs, 2 * limbs);
         Jacobian[] odd = new Jacobian[count];
-        for (int j = 0; j < count; j++) {
-            odd[j] = all[2 * j];
+        odd[0] = new Jacobian();
+        odd[0].set(px, py, one);
+        for (int j = 1; j < count; j++) {
+            odd[j] = new Jacobian();
+            odd[j].copy(odd[j - 1]);
+            work.mixedAdd(odd[j], twiceX, twiceY); // (2j-1)P + 2P: never a doubling for a point of large prime order
         }
         return normalize(odd);
     }
