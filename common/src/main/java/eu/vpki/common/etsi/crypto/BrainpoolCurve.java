@@ -730,35 +730,38 @@ final class BrainpoolCurve {
         /** After {@link #mixedAdd}: all ones when the Y coordinates matched too (the addition was a doubling). */
         long sameY;
 
-        /** P = 2P, a = -3 ("dbl-2001-b": 3M + 5S). Infinity (Z = 0) stays infinity. */
+        /**
+         * P = 2P, a = -3 ("dbl-2001-b": 3M + 5S), with 4&beta; computed as X&middot;4&gamma; and 8&gamma;^2 as
+         * 2(2&gamma;)^2 (fewer reductions by addition), and the sums and differences that only feed a
+         * multiplication left unreduced. Infinity (Z = 0) stays infinity.
+         */
         void doubleInPlace(Jacobian p) {
             MontgomeryField f = field;
             long[] delta = t0;
             long[] gamma = t1;
-            long[] beta = t2;
-            long[] alpha = t3;
+            long[] gamma2 = t2;
+            long[] beta4 = t3;
+            long[] alpha = t7;
             f.square(p.z, delta);
             f.square(p.y, gamma);
-            f.multiply(p.x, gamma, beta);
+            f.add(gamma, gamma, gamma2);
+            f.add(gamma2, gamma2, t6);
+            f.multiply(p.x, t6, beta4);
             f.subtract(p.x, delta, t4);
-            f.add(p.x, delta, t5);
+            f.addUnreduced(p.x, delta, t5);
             f.multiply(t4, t5, t4);
             f.add(t4, t4, alpha);
             f.add(alpha, t4, alpha);
-            f.add(p.y, p.z, t5);
+            f.addUnreduced(p.y, p.z, t5);
             f.square(t5, t5);
             f.subtract(t5, gamma, t5);
             f.subtract(t5, delta, p.z);
-            f.add(beta, beta, beta);
-            f.add(beta, beta, beta);
             f.square(alpha, p.x);
-            f.subtract(p.x, beta, p.x);
-            f.subtract(p.x, beta, p.x);
-            f.subtract(beta, p.x, t4);
+            f.subtract(p.x, beta4, p.x);
+            f.subtract(p.x, beta4, p.x);
+            f.subtractUnreduced(beta4, p.x, t4);
             f.multiply(alpha, t4, t4);
-            f.square(gamma, t5);
-            f.add(t5, t5, t5);
-            f.add(t5, t5, t5);
+            f.square(gamma2, t5);
             f.add(t5, t5, t5);
             f.subtract(t4, t5, p.y);
         }
@@ -792,7 +795,7 @@ final class BrainpoolCurve {
             f.add(i, i, i);
             f.multiply(h, i, j);
             f.multiply(p.x, i, v);
-            f.add(p.z, h, p.z);
+            f.addUnreduced(p.z, h, p.z);
             f.square(p.z, p.z);
             f.subtract(p.z, zz, p.z);
             f.subtract(p.z, hh, p.z);
@@ -802,7 +805,7 @@ final class BrainpoolCurve {
             f.subtract(p.x, j, p.x);
             f.subtract(p.x, v, p.x);
             f.subtract(p.x, v, p.x);
-            f.subtract(v, p.x, v);
+            f.subtractUnreduced(v, p.x, v);
             f.multiply(r, v, v);
             f.subtract(v, t7, p.y);
             return sameX;

@@ -480,4 +480,22 @@ final class BrainpoolP256r1Order extends MontgomeryField {
         r[3] = (s3 & keep) | (t3 & ~keep);
         r[4] = (s4 & keep) | (t4 & ~keep);
     }
+
+    @Override
+    void addUnreduced(long[] a, long[] b, long[] r) {
+        r[0] = a[0] + b[0];
+        r[1] = a[1] + b[1];
+        r[2] = a[2] + b[2];
+        r[3] = a[3] + b[3];
+        r[4] = a[4] + b[4];
+    }
+
+    @Override
+    void subtractUnreduced(long[] a, long[] b, long[] r) {
+        r[0] = a[0] - b[0] + 0x183A0A5D215A9CL;
+        r[1] = a[1] - b[1] + 0x18ED5869BDE406L;
+        r[2] = a[2] - b[2] + 0x160E35C630E5E9L;
+        r[3] = a[3] - b[3] + 0x1A6F0F9982A426L;
+        r[4] = a[4] - b[4] + 0x2A7ED5F6E87B9L;
+    }
 }

@@ -858,4 +858,26 @@ final class BrainpoolP384r1Order extends MontgomeryField {
         r[5] = (s5 & keep) | (t5 & ~keep);
         r[6] = (s6 & keep) | (t6 & ~keep);
     }
+
+    @Override
+    void addUnreduced(long[] a, long[] b, long[] r) {
+        r[0] = a[0] + b[0];
+        r[1] = a[1] + b[1];
+        r[2] = a[2] + b[2];
+        r[3] = a[3] + b[3];
+        r[4] = a[4] + b[4];
+        r[5] = a[5] + b[5];
+        r[6] = a[6] + b[6];
+    }
+
+    @Override
+    void subtractUnreduced(long[] a, long[] b, long[] r) {
+        r[0] = a[0] - b[0] + 0x120C80BA4119594L;
+        r[1] = a[1] - b[1] + 0x1DABDADFF0C40EDL;
+        r[2] = a[2] - b[2] + 0x1B2B010969F3CE9L;
+        r[3] = a[3] - b[3] + 0x1B5515ACC7C59B8L;
+        r[4] = a[4] - b[4] + 0x199077C54BDC426L;
+        r[5] = a[5] - b[5] + 0x1B4A03D75BDF942L;
+        r[6] = a[6] - b[6] + 0x232E47A0A8CE0L;
+    }
 }

@@ -55,6 +55,19 @@ abstract class MontgomeryField {
     /** r = a - b mod m. */
     abstract void subtract(long[] a, long[] b, long[] r);
 
+    /**
+     * r = a + b, not reduced and not normalised (below 4m, limbs below 2^(radix + 1)): only as an
+     * operand of {@link #multiply} (the other operand a reduced value or another such sum) or of
+     * {@link #square}, never of an addition or subtraction.
+     */
+    abstract void addUnreduced(long[] a, long[] b, long[] r);
+
+    /**
+     * r = a - b + 4m, not reduced and not normalised (below 6m, limbs below 2^(radix + 2)): only as
+     * an operand of {@link #multiply} whose other operand is a reduced value; not of {@link #square}.
+     */
+    abstract void subtractUnreduced(long[] a, long[] b, long[] r);
+
     long[] newElement() {
         return new long[limbs];
     }

@@ -31,7 +31,12 @@ import java.util.Locale;
  *       reduction with m' = -m^-1 mod 2^radix. With inputs below 2m and R > 4m the result is below
  *       2m without a final subtraction (Walter's bound), so the code has no data-dependent branch;</li>
  *   <li>add and subtract: limb-wise, carries propagated with arithmetic shifts, then 2m subtracted
- *       and the result chosen by the sign of the difference, through a mask.</li>
+ *       and the result chosen by the sign of the difference, through a mask;</li>
+ *   <li>addUnreduced and subtractUnreduced, for a sum or difference that only goes into a
+ *       multiplication: limb-wise, no carry, no reduction (a - b + 4m, with 4m written so that no
+ *       limb goes negative). Their results are below 4m (6m) with limbs below 2^(radix + 1)
+ *       (2^(radix + 2)); the multiplication's column sums stay below 2^63 and, as R &gt; 24m for
+ *       both curves, its result below 2m (MontgomeryField says which combinations are allowed).</li>
  * </ul>
  */
 final class MontgomeryFieldSource {
@@ -56,6 +61,7 @@ final class MontgomeryFieldSource {
     private final StringBuilder out = new StringBuilder();
     private final long[] m;
     private final long[] twoM;
+    private final long[] fourM;
     private final long mask;
     private final long mPrime;
 
@@ -70,6 +76,7 @@ final class MontgomeryFieldSource {
         this.mask = (1L << b) - 1;
         this.m = limbs(spec.modulus(), n, b);
         this.twoM = limbs(spec.modulus().shiftLeft(1), n, b);
+        this.fourM = limbs(spec.modulus().shiftLeft(2), n, b);
         this.mPrime = spec.modulus().negate().modInverse(BigInteger.ONE.shiftLeft(b)).longValueExact();
     }
 
@@ -129,6 +136,10 @@ final class MontgomeryFieldSource {
         writeAdd();
         line("");
         writeSubtract();
+        line("");
+        writeAddUnreduced();
+        line("");
+        writeSubtractUnreduced();
         line("}");
         return out.toString();
     }
@@ -202,6 +213,28 @@ final class MontgomeryFieldSource {
             line("        long s" + i + " = a[" + i + "] - b[" + i + "] + " + hex(twoM[i]) + ";");
         }
         reduceBelowTwoM();
+        line("    }");
+    }
+
+    private void writeAddUnreduced() {
+        line("    @Override");
+        line("    void addUnreduced(long[] a, long[] b, long[] r) {");
+        for (int i = 0; i < spec.limbs(); i++) {
+            line("        r[" + i + "] = a[" + i + "] + b[" + i + "];");
+        }
+        line("    }");
+    }
+
+    /** a - b + 4m limb by limb, with 4m as limbs that are each at least the largest limb of b. */
+    private void writeSubtractUnreduced() {
+        int n = spec.limbs();
+        long base = 1L << spec.radix();
+        line("    @Override");
+        line("    void subtractUnreduced(long[] a, long[] b, long[] r) {");
+        for (int i = 0; i < n; i++) {
+            long c = i == 0 ? fourM[0] + base : i < n - 1 ? fourM[i] + base - 1 : fourM[i] - 1;
+            line("        r[" + i + "] = a[" + i + "] - b[" + i + "] + " + hex(c) + ";");
+        }
         line("    }");
     }
 

@@ -94,6 +94,78 @@ class MontgomeryFieldTest {
 
     @ParameterizedTest
     @MethodSource("fields")
+    void unreducedSumsAndDifferences_multiplyAndSquareToTheRightResidue(MontgomeryField f) {
+        BigInteger m = f.modulus;
+        List<BigInteger[]> cases = pairs(m, 2000);
+        for (int i = 0; i < cases.size(); i++) {
+            BigInteger x = cases.get(i)[0];
+            BigInteger y = cases.get(i)[1];
+            BigInteger z = cases.get((i * 7 + 3) % cases.size())[0];
+            long[] a = representation(f, x);
+            long[] b = representation(f, y);
+            long[] c = representation(f, z);
+            long[] sum = f.newElement();
+            long[] difference = f.newElement();
+            long[] r = f.newElement();
+            f.addUnreduced(a, b, sum);
+            f.subtractUnreduced(a, b, difference);
+            f.multiply(sum, c, r);
+            assertBelowTwoM(f, r);
+            assertThat(value(f, r)).isEqualTo(x.add(y).multiply(z).mod(m));
+            f.multiply(sum, sum, r);
+            assertBelowTwoM(f, r);
+            assertThat(value(f, r)).isEqualTo(x.add(y).pow(2).mod(m));
+            f.square(sum, r);
+            assertBelowTwoM(f, r);
+            assertThat(value(f, r)).isEqualTo(x.add(y).pow(2).mod(m));
+            f.multiply(c, difference, r);
+            assertBelowTwoM(f, r);
+            assertThat(value(f, r)).isEqualTo(x.subtract(y).multiply(z).mod(m));
+        }
+    }
+
+    /** The largest operands the unreduced forms allow: every limb of a and c at its maximum (2m - 1), b = 0. */
+    @ParameterizedTest
+    @MethodSource("fields")
+    void unreducedForms_atTheirBounds(MontgomeryField f) {
+        BigInteger twoMMinusOne = f.modulus.shiftLeft(1).subtract(BigInteger.ONE);
+        long[] top = raw(f, twoMMinusOne);
+        long[] zero = f.newElement();
+        long[] sum = f.newElement();
+        long[] difference = f.newElement();
+        long[] r = f.newElement();
+        f.addUnreduced(top, top, sum);
+        f.square(sum, r);
+        assertBelowTwoM(f, r);
+        assertThat(rawValue(f, r).mod(f.modulus)).isEqualTo(rawValue(f, sum).pow(2).multiply(rInverse(f)).mod(f.modulus));
+        f.subtractUnreduced(top, zero, difference);
+        f.multiply(difference, top, r);
+        assertBelowTwoM(f, r);
+        assertThat(rawValue(f, r).mod(f.modulus)).isEqualTo(rawValue(f, difference).multiply(twoMMinusOne).multiply(rInverse(f)).mod(f.modulus));
+        f.subtractUnreduced(zero, top, difference);
+        for (long limb : difference) {
+            assertThat(limb).isNotNegative();
+        }
+        f.multiply(difference, top, r);
+        assertBelowTwoM(f, r);
+    }
+
+    private static BigInteger rInverse(MontgomeryField f) {
+        return BigInteger.ONE.shiftLeft(f.limbs * f.radix).modInverse(f.modulus);
+    }
+
+    private static long[] raw(MontgomeryField f, BigInteger v) {
+        long[] out = new long[f.limbs];
+        long mask = (1L << f.radix) - 1;
+        for (int i = 0; i < f.limbs; i++) {
+            BigInteger shifted = v.shiftRight(f.radix * i);
+            out[i] = i == f.limbs - 1 ? shifted.longValueExact() : shifted.longValue() & mask;
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @MethodSource("fields")
     void aliasedOperands_giveTheSameResults(MontgomeryField f) {
         BigInteger x = new BigInteger(f.modulus.bitLength() - 1, RANDOM);
         BigInteger y = new BigInteger(f.modulus.bitLength() - 1, RANDOM);
