@@ -241,12 +241,6 @@ final class BrainpoolCurve {
         return (belowN & nonZero) == 1;
     }
 
-    /** Whether the big-endian value is a valid private scalar, 0 &lt; d &lt; n (keys loaded from a store). */
-    boolean isValidScalar(byte[] d) {
-        return d.length == order.byteLength
-                && isValidScalar(d, org.bouncycastle.util.BigIntegers.asUnsignedByteArray(order.byteLength, order.modulus));
-    }
-
     /**
      * Signed base-32 digits of a scalar, each in [-16, 16], least significant first, in constant time:
      * digit i is bits 5i..5i+4 plus bit 5i-1, less 32 when bit 5i+4 is set.
