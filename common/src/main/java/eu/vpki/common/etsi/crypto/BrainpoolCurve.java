@@ -721,13 +721,16 @@ final class BrainpoolCurve {
         private final long[] t5 = field.newElement();
         private final long[] t6 = field.newElement();
         private final long[] t7 = field.newElement();
+        private final long[] w0 = field.newColumns();
+        private final long[] w1 = field.newColumns();
         /** After {@link #mixedAdd}: all ones when the Y coordinates matched too (the addition was a doubling). */
         long sameY;
 
         /**
          * P = 2P, a = -3 ("dbl-2001-b": 3M + 5S), with 4&beta; computed as X&middot;4&gamma; and 8&gamma;^2 as
-         * 2(2&gamma;)^2 (fewer reductions by addition), and the sums and differences that only feed a
-         * multiplication left unreduced. Infinity (Z = 0) stays infinity.
+         * 2(2&gamma;)^2 (fewer additions), the sums and differences that only feed a multiplication
+         * left unreduced, and Y3 = &alpha;(4&beta; - X3) - 2(2&gamma;)^2 reduced once. Infinity (Z = 0)
+         * stays infinity.
          */
         void doubleInPlace(Jacobian p) {
             MontgomeryField f = field;
@@ -754,15 +757,16 @@ final class BrainpoolCurve {
             f.subtract(p.x, beta4, p.x);
             f.subtract(p.x, beta4, p.x);
             f.subtractUnreduced(beta4, p.x, t4);
-            f.multiply(alpha, t4, t4);
-            f.square(gamma2, t5);
-            f.add(t5, t5, t5);
-            f.subtract(t4, t5, p.y);
+            f.multiplyColumns(alpha, t4, w0);
+            f.squareColumns(gamma2, w1);
+            f.subtractTwiceColumns(w0, w1, w0);
+            f.reduceColumns(w0, p.y);
         }
 
         /**
-         * P = P + (x2, y2) ("madd-2007-bl": 7M + 4S), for P not at infinity. When the X coordinates
-         * match the result is wrong for P = Q (use a doubling) and infinity (Z = 0) for P = -Q.
+         * P = P + (x2, y2) ("madd-2007-bl": 7M + 4S; Y3 = r(V - X3) - 2 Y1 J reduced once), for P
+         * not at infinity. When the X coordinates match the result is wrong for P = Q (use a doubling)
+         * and infinity (Z = 0) for P = -Q.
          *
          * @return all ones when the X coordinates matched (also sets {@link #sameY})
          */
@@ -793,15 +797,15 @@ final class BrainpoolCurve {
             f.square(p.z, p.z);
             f.subtract(p.z, zz, p.z);
             f.subtract(p.z, hh, p.z);
-            f.multiply(p.y, j, t7);
-            f.add(t7, t7, t7);
+            f.multiplyColumns(p.y, j, w1);
             f.square(r, p.x);
             f.subtract(p.x, j, p.x);
             f.subtract(p.x, v, p.x);
             f.subtract(p.x, v, p.x);
             f.subtractUnreduced(v, p.x, v);
-            f.multiply(r, v, v);
-            f.subtract(v, t7, p.y);
+            f.multiplyColumns(r, v, w0);
+            f.subtractTwiceColumns(w0, w1, w0);
+            f.reduceColumns(w0, p.y);
             return sameX;
         }
 

@@ -68,6 +68,26 @@ abstract class MontgomeryField {
      */
     abstract void subtractUnreduced(long[] a, long[] b, long[] r);
 
+    /** w = the column sums of a&middot;b (2&middot;limbs of them, not reduced); operands as for {@link #multiply}. */
+    abstract void multiplyColumns(long[] a, long[] b, long[] w);
+
+    /** w = the column sums of a&middot;a; operand as for {@link #square}. */
+    abstract void squareColumns(long[] a, long[] w);
+
+    /**
+     * r = w1 - 2&middot;w2 + 8m^2, column by column: for w1 the columns of a product of a reduced value
+     * and at most a {@link #subtractUnreduced} difference (below 12m^2), w2 those of a product of two
+     * reduced values (below 4m^2); the result, below 20m^2, goes to {@link #reduceColumns}.
+     */
+    abstract void subtractTwiceColumns(long[] w1, long[] w2, long[] r);
+
+    /** r = w&middot;R^-1 mod m, below 2m, for column sums w of a nonnegative value below 20m^2. */
+    abstract void reduceColumns(long[] w, long[] r);
+
+    long[] newColumns() {
+        return new long[2 * limbs];
+    }
+
     long[] newElement() {
         return new long[limbs];
     }
