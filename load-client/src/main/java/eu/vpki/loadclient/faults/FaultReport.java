@@ -40,11 +40,15 @@ public final class FaultReport {
         }
     }
 
-    /** One row of the table: one mode and one fault kind ("none": outside any fault; "all": the whole runs). */
+    /**
+     * One row of the table: one mode and one fault kind ("none": outside any fault; "all": the whole
+     * runs). {@code stale} counts every stale validation, {@code staleOnLostRevocation} those on
+     * stations whose revocation was lost (valid for good); {@code maxStalenessMs} covers the others.
+     */
     public record Row(String mode, String fault, int injected, int skipped, int unrecovered, long meanFaultMs, long ops,
                       double availability,
                       long lost, long lostAllowed, long divergentKeys, long rywViolations, long stale, long staleViolations,
-                      long maxStalenessMs, long minorityAcks, long sequenceViolations) {
+                      long staleOnLostRevocation, long maxStalenessMs, long minorityAcks, long sequenceViolations) {
     }
 
     /** A promise of one mode next to what was measured. */
@@ -141,6 +145,7 @@ public final class FaultReport {
         long ryw = 0;
         long stale = 0;
         long staleViolations = 0;
+        long staleOnLost = 0;
         long maxStale = 0;
         long minority = 0;
         long sequence = 0;
@@ -189,7 +194,11 @@ public final class FaultReport {
             for (Finding f : run.results().get(Check.STALE_VALIDATIONS).findings()) {
                 if (mine.test(f)) {
                     stale++;
-                    maxStale = Math.max(maxStale, f.valueMs());
+                    if (StaleValidationChecker.onLostRevocation(f)) {
+                        staleOnLost++;
+                    } else {
+                        maxStale = Math.max(maxStale, f.valueMs());
+                    }
                     if (f.violation()) {
                         staleViolations++;
                     }
@@ -201,7 +210,7 @@ public final class FaultReport {
         double availability = ops == 0 ? -1 : 100.0 * acknowledged / ops;
         return new Row(mode, fault, injected, skipped, unrecovered, injected == 0 ? 0 : faultMs / injected, ops, availability, lost,
                 lostAllowed, divergent, ryw, stale,
-                staleViolations, maxStale, minority, sequence);
+                staleViolations, staleOnLost, maxStale, minority, sequence);
     }
 
 

@@ -40,6 +40,27 @@ class FaultReportTest {
         assertThat(FaultReportWriter.html(report)).contains("mean duration s").contains("<td>15.0</td>");
     }
 
+    @Test
+    void staleOnALostRevocation_countedApart_andLeftOutOfTheMaxStaleness() {
+        TestRun run = new TestRun(true, "a", "b");
+        for (String s : new String[] {"s1", "s2"}) {
+            run.registered(s, 1_000, null);
+            run.acked(Op.Type.REVOKE, s, "operator-0", 2_000, 2_010, null, "status", "REVOKED", "permissions", TestRun.PERMS);
+            run.station("a", s, "REVOKED", TestRun.PERMS, 2_000);
+        }
+        run.station("b", "s1", "REVOKED", TestRun.PERMS, 2_000);
+        // s2 stays ACTIVE on b: its revocation is lost there, and the station valid for good
+        run.acked(Op.Type.AUTHORIZE, "s1", "aa-0", 2_500, 2_600, null);
+        run.acked(Op.Type.AUTHORIZE, "s2", "aa-0", 62_010, 62_100, null);
+
+        FaultReport.Row none = row(FaultReport.judge(List.of(run.build()), List.of("h")), "none");
+
+        assertThat(none.lost()).isEqualTo(1);
+        assertThat(none.stale()).isEqualTo(2);
+        assertThat(none.staleOnLostRevocation()).isEqualTo(1);
+        assertThat(none.maxStalenessMs()).as("the lag of s1 only, not the 60 s for which s2 was simply never revoked").isEqualTo(490);
+    }
+
     private static FaultReport.Row row(FaultReport report, String fault) {
         return report.rows().stream().filter(r -> r.fault().equals(fault)).findFirst().orElseThrow();
     }
