@@ -89,7 +89,7 @@ class RcaAndDcOverHttpTest {
     static ConfigurableApplicationContext startRca() {
         return new SpringApplicationBuilder(RcaApplication.class).run(
                 "--server.port=" + rcaPort, "--server.address=127.0.0.1", "--spring.application.name=vpki-rca",
-                "--management.server.port=0",
+                "--management.server.port=0", "--vpki.audit.dir=" + dir.resolve("audit"), "--vpki.audit.instance=rca",
                 "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=Test Root", "--vpki.rca.curve=nistP256",
                 "--vpki.rca.renewal-check-interval=PT1S",
                 "--vpki.keystore.path=" + dir.resolve("rca/rca.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
@@ -100,7 +100,7 @@ class RcaAndDcOverHttpTest {
     static ConfigurableApplicationContext startDc(int port, String name, String trust) {
         return new SpringApplicationBuilder(DcApplication.class).run(
                 "--server.port=" + port, "--server.address=127.0.0.1", "--spring.application.name=vpki-" + name,
-                "--management.server.port=0",
+                "--management.server.port=0", "--vpki.audit.dir=" + dir.resolve("audit"), "--vpki.audit.instance=" + name,
                 "--vpki.dc.data-dir=" + dir.resolve(name), "--vpki.rca.url=http://127.0.0.1:" + rcaPort + "/", trust);
     }
 

@@ -35,10 +35,13 @@ import java.util.List;
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
 import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AuthorizationServiceTest {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
     private static final PsidSsp CAM = Station.CAM_DENM.get(0);
+    /** The time the audit log writes at the start of a line (the log's own clock, UTC). */
+    private static final String AUDIT_TIME = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
 
     private final AaFixture aa = new AaFixture(PKI);
 
@@ -101,7 +104,7 @@ class AuthorizationServiceTest {
         assertThat(at.validity().end()).isEqualTo(NOW.minus(AtPolicy.DEFAULT_BACKDATE).plus(Duration.ofDays(7)));
         assertThat(aa.tickets("issued", Authorization.OK)).isEqualTo(1);
         assertThat(aa.auditLines()).singleElement().asString()
-                .isEqualTo(NOW + " issued code=0 at=" + at.hashedId8().toHex() + " ea=" + PKI.ea.hashedId8().toHex() + " reason=-");
+                .matches(AUDIT_TIME + " issued code=0 at=" + at.hashedId8().toHex() + " ea=" + PKI.ea.hashedId8().toHex() + " reason=-");
         assertThat(aa.registry.find("vpki.aa.phase").timers()).hasSize(4).allSatisfy(t -> assertThat(t.count()).isEqualTo(1));
     }
 
@@ -272,7 +275,7 @@ class AuthorizationServiceTest {
 
         assertThat(aa.auditLines()).last().asString().endsWith("reason=" + ErrorCode.UNEXPECTED_CONTENT);
         assertThat(aa.ea.calls).isEmpty();
-        assertThat(aa.replayGuard.size()).isZero();
+        assertThat(aa.replayCache.size()).isZero();
     }
 
     @ParameterizedTest
@@ -305,6 +308,18 @@ class AuthorizationServiceTest {
     }
 
     @Test
+    void anAtWhoseAuditEventCannotBeWritten_isNotHandedOut() {
+        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+        AuthorizationService withBrokenAudit = aa.withAudit((type, keyValues) -> {
+            throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
+        });
+
+        assertThatThrownBy(() -> withBrokenAudit.authorize(request.body())).isInstanceOf(java.io.UncheckedIOException.class);
+        assertThat(aa.tickets("issued")).isZero();
+    }
+
+    @Test
     void undecryptable_tamperedCiphertext_noResponse() {
         Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
         byte[] body = station.request(Protection.FULL, Station.CAM_DENM, NOW).body();
@@ -317,7 +332,7 @@ class AuthorizationServiceTest {
         assertNothingIssued();
         assertThat(aa.tickets("undecryptable", Authorization.ITS_AA_DECRYPTIONFAILED)).isEqualTo(1);
         assertThat(aa.auditLines()).singleElement().asString()
-                .isEqualTo(NOW + " undecryptable code=5 at=- ea=- reason=DECRYPTION_FAILED");
+                .matches(AUDIT_TIME + " undecryptable code=5 at=- ea=- reason=DECRYPTION_FAILED");
         assertThat(aa.ea.calls).isEmpty();
     }
 
