@@ -104,6 +104,7 @@ module "rca_host" {
     SERVER_PORT    = "8081"
     SERVER_ADDRESS = "0.0.0.0"
     VPKI_DC_URLS   = join(",", var.dc_urls)
+    VPKI_AUDIT_DIR = "/var/lib/vpki/audit"
   }
   secret_files = {
     VPKI_KEYSTORE_PATH          = { secret_id = var.secrets["rca_keystore"].name, base64 = true }

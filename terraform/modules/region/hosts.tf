@@ -16,6 +16,9 @@ locals {
     # Actuator (management port, service port + 1000) for the load
     # balancer's health checks: reachable from the load balancer only.
     MANAGEMENT_SERVER_ADDRESS = "0.0.0.0"
+    # Each service's audit log (docs/service-shell.md), under the
+    # working directory, apart from its debug log.
+    VPKI_AUDIT_DIR = "/var/lib/vpki/audit"
   }
 
   # Identical on every EA and Operator replica of every region: the whole

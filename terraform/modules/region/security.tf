@@ -76,27 +76,20 @@ resource "aws_vpc_security_group_egress_rule" "service_all" {
   cidr_ipv4         = "0.0.0.0/0"
 }
 
+# The load balancer reaches the public services' ports (requests) and their
+# management ports (target-group health checks), nothing else.
 resource "aws_vpc_security_group_ingress_rule" "from_alb" {
-  for_each = { for svc in ["dc", "ea", "aa"] : svc => local.service_ports[svc] }
+  for_each = merge(
+    { for svc in ["dc", "ea", "aa"] : svc => { service = svc, port = local.service_ports[svc], purpose = "Load balancer to" } },
+    { for svc in ["dc", "ea", "aa"] : "${svc}-health" => { service = svc, port = local.management_ports[svc], purpose = "Load balancer health checks of" } },
+  )
 
   region                       = var.region
-  security_group_id            = aws_security_group.service[each.key].id
-  description                  = "Load balancer to ${each.key}"
+  security_group_id            = aws_security_group.service[each.value.service].id
+  description                  = "${each.value.purpose} ${each.value.service}"
   ip_protocol                  = "tcp"
-  from_port                    = each.value
-  to_port                      = each.value
-  referenced_security_group_id = aws_security_group.alb.id
-}
-
-resource "aws_vpc_security_group_ingress_rule" "health_from_alb" {
-  for_each = { for svc in ["dc", "ea", "aa"] : svc => local.management_ports[svc] }
-
-  region                       = var.region
-  security_group_id            = aws_security_group.service[each.key].id
-  description                  = "Load balancer health checks of ${each.key}"
-  ip_protocol                  = "tcp"
-  from_port                    = each.value
-  to_port                      = each.value
+  from_port                    = each.value.port
+  to_port                      = each.value.port
   referenced_security_group_id = aws_security_group.alb.id
 }
 

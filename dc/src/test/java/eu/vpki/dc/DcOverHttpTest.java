@@ -44,6 +44,7 @@ class DcOverHttpTest {
         dir = Files.createTempDirectory("vpki-dc-test");
         Files.write(dir.resolve("rca.cert"), pki.root.encoded());
         dc = new SpringApplicationBuilder(DcApplication.class).run("--server.port=0", "--server.address=127.0.0.1",
+                "--vpki.audit.dir=" + dir.resolve("audit"),
                 "--vpki.dc.data-dir=" + dir.resolve("data"), "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"));
         url = URI.create("http://127.0.0.1:" + dc.getBean(Environment.class).getProperty("local.server.port") + "/");
     }

@@ -82,7 +82,7 @@ class EaOperatorHttpTest {
                 "vpki.replication.cluster-name", "http-" + opPort, "vpki.replication.order", "FIFO",
                 "vpki.replication.propagation", "SYNC", "vpki.replication.expected-members", "2",
                 "vpki.replication.initial-hosts", hosts, "vpki.replication.join-timeout", "500ms",
-                "management.server.port", "0");
+                "management.server.port", "0", "vpki.audit.dir", dir.resolve("audit").toString());
         // command-line arguments: they take precedence over the application.properties on the class path
         operator = new SpringApplicationBuilder(OperatorApplication.class).run(args(common, Map.of(
                 "spring.application.name", "vpki-operator", "vpki.replication.replica-id", "operator-0",

@@ -35,7 +35,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--per-station", defaultValue = "10", description = "pseudonyms (ATs) per station (default ${DEFAULT-VALUE})")
     int perStation;
     @Option(names = "--curve", defaultValue = "nistP256",
-            description = "station key curve: nistP256, brainpoolP256r1, brainpoolP384r1 (default ${DEFAULT-VALUE}; brainpool is about 9x slower in BouncyCastle)")
+            description = "station key curve: nistP256, brainpoolP256r1, brainpoolP384r1 (default ${DEFAULT-VALUE})")
     String curve;
     @Option(names = "--report-dir", defaultValue = "run/reports", description = "where reports go (default ${DEFAULT-VALUE})")
     Path reportDir;

@@ -41,13 +41,18 @@ class DeploymentKeysTest {
     /** Opens the management (health) port beyond loopback: the AWS load balancers check it; compose publishes no health port. */
     static final String HEALTH_CHECKED = "MANAGEMENT_SERVER_ADDRESS";
 
+    /** Names each audit file after the container in compose; on AWS the default host name and process id. */
+    static final String AUDIT_INSTANCE = "VPKI_AUDIT_INSTANCE";
+
     /** Keys only one of the two deployments sets, per service, and why. */
     static final Map<String, Map<String, String>> DEPLOYMENT_SPECIFIC = Map.of(
             "rca", Map.of(
+                    AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     "VPKI_RCA_NAME", "compose names its root like the local cluster; on AWS the key ceremony's defaults",
                     "VPKI_RCA_CURVE", "compose uses nistP256 like the local cluster; on AWS the default brainpoolP256r1",
                     "VPKI_RCA_DATA_DIR", "compose puts state on a named volume; on AWS the default ./data under the data volume"),
             "dc", Map.of(
+                    AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     HEALTH_CHECKED, "the ALB checks the DC's health on its management port",
                     "VPKI_DC_DATA_DIR", "compose: a named volume; AWS: the default under the data volume",
                     "VPKI_RCA_URL", "compose pulls from the RCA as the local cluster does; on AWS the RCA in the home region pushes, DCs elsewhere cannot reach it"),
@@ -55,12 +60,12 @@ class DeploymentKeysTest {
             "operator", replication(),
             "aa", Map.of(
                     HEALTH_CHECKED, "the ALB checks each AA's health on its management port",
-                    "VPKI_AA_AUDIT_DIR", "compose: a named volume; AWS: the default under the working directory",
-                    "VPKI_AA_AUDIT_INSTANCE", "compose names its two AAs; AWS: host name and pid of each auto-scaled instance",
+                    AUDIT_INSTANCE, "compose names its two AAs' audit files; AWS: host name and pid of each auto-scaled instance",
                     "SPRING_CONFIG_IMPORT", "compose lists the other EA replicas for validation fail-over; on AWS the CTL's aaAccessPoint is the EA load balancer"));
 
     private static Map<String, String> replication() {
         return Map.of(
+                AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                 HEALTH_CHECKED, "the ALB checks each replica's health on its management port",
                 "VPKI_REPLICATION_REPLICA_ID", "compose gives readable ids; on AWS the default bind-address:port is unique",
                 "VPKI_REPLICATION_CLUSTER_NAME", "AWS names the group after the deployment; compose keeps the default",

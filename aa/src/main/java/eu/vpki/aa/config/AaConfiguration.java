@@ -3,17 +3,15 @@ package eu.vpki.aa.config;
 import eu.vpki.aa.core.AaIdentity;
 import eu.vpki.aa.core.AaMetrics;
 import eu.vpki.aa.core.AtPolicy;
-import eu.vpki.aa.core.AuditLog;
 import eu.vpki.aa.core.AuthorizationService;
 import eu.vpki.aa.core.AuthorizationValidationClient;
 import eu.vpki.aa.core.CtlEaDirectory;
 import eu.vpki.aa.core.EaDirectory;
 import eu.vpki.aa.core.EaValidation;
-import eu.vpki.aa.core.ReplayGuard;
 import eu.vpki.aa.core.RequestWindow;
-import eu.vpki.aa.core.RotatingFileAuditLog;
 import eu.vpki.aa.ea.ApacheValidationClient;
 import eu.vpki.aa.ea.JdkValidationClient;
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
@@ -25,14 +23,13 @@ import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.shell.keys.AuthorityKeys;
 import eu.vpki.shell.keys.ConfigFiles;
+import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HashMap;
@@ -97,24 +94,22 @@ public class AaConfiguration {
 
     @Bean
     RequestWindow requestWindow(AaProperties aa) {
-        return new RequestWindow(aa.requestWindow(), aa.clockSkew(), aa.requireProofOfPossession());
+        return new RequestWindow(aa.requestWindow(), aa.clockSkew(), aa.requireProofOfPossession(), aa.requireEncryptedEcSignature());
+    }
+
+    /**
+     * Request fingerprints for the replay window, at most {@code vpki.aa.replay-cache-entries}; when
+     * full, the oldest go (fail open, counted: docs/aa.md, "Replay window").
+     */
+    @Bean
+    CaffeineReplayCache replayCache(AaProperties aa, RequestWindow window, Clock clock, MeterRegistry registry) {
+        return new CaffeineReplayCache("aa-replay", window.replayRetention(), aa.replayCacheEntries(),
+                CaffeineReplayCache.WhenFull.EVICT, clock, registry);
     }
 
     @Bean
-    ReplayGuard replayGuard(AaProperties aa, RequestWindow window) {
-        return new ReplayGuard(window.replayRetention(), aa.replayCacheEntries());
-    }
-
-    @Bean
-    AaMetrics aaMetrics(MeterRegistry registry, ReplayGuard replayGuard) {
-        return new AaMetrics(registry, replayGuard);
-    }
-
-    @Bean(destroyMethod = "close")
-    RotatingFileAuditLog auditLog(AaProperties aa, Clock clock) {
-        AaProperties.Audit audit = aa.audit();
-        String instance = audit.instance() != null ? audit.instance() : defaultInstance();
-        return new RotatingFileAuditLog(audit.dir(), instance, audit.maxFileSize().toBytes(), audit.maxFileAge(), clock);
+    AaMetrics aaMetrics(MeterRegistry registry) {
+        return new AaMetrics(registry);
     }
 
     @Bean
@@ -125,21 +120,9 @@ public class AaConfiguration {
 
     @Bean
     AuthorizationService authorizationService(AaIdentity identity, EaDirectory directory, AuthorizationValidationClient client,
-                                              AtPolicy policy, RequestWindow window, ReplayGuard replayGuard, AuditLog audit,
+                                              AtPolicy policy, RequestWindow window, CaffeineReplayCache replayCache, AuditLog audit,
                                               AaMetrics metrics, Clock clock, DataEncryption encryption) {
         return new AuthorizationService(identity, directory, new EaValidation(identity, client, encryption, metrics), policy, window,
-                replayGuard, audit, metrics, clock, encryption);
-    }
-
-    /** Host name and process id: distinct for every AA process sharing an audit directory. */
-    private static String defaultInstance() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "aa";
-        }
-        String name = (host + "-" + ProcessHandle.current().pid()).replaceAll("[^A-Za-z0-9._-]", "_");
-        return name.length() > 64 ? name.substring(name.length() - 64) : name;
+                replayCache, audit, metrics, clock, encryption);
     }
 }

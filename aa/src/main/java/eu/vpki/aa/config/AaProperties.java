@@ -5,10 +5,8 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 import java.net.URI;
@@ -19,7 +17,8 @@ import java.util.Map;
 
 /**
  * {@code vpki.aa.*}: the AA certificate and key aliases, the access point, request limits, the
- * replay window, the AT policy, the audit log and the EA client (docs/configuration.md).
+ * replay window, the AT policy and the EA client (docs/configuration.md); the audit log is the service
+ * shell's ({@code vpki.audit.*}).
  */
 @Validated
 @ConfigurationProperties("vpki.aa")
@@ -32,9 +31,9 @@ public record AaProperties(
         @DefaultValue("5m") Duration requestWindow,
         @DefaultValue("30s") Duration clockSkew,
         @DefaultValue("false") boolean requireProofOfPossession,
+        @DefaultValue("true") boolean requireEncryptedEcSignature,
         @DefaultValue("200000") @Min(1) int replayCacheEntries,
         @DefaultValue @Valid At at,
-        @DefaultValue @Valid Audit audit,
         @DefaultValue @Valid Ea ea) {
 
     /** {@code vpki.aa.at.*}: what an AT gets; its validity starts {@code backdate} before issuance. */
@@ -44,13 +43,6 @@ public record AaProperties(
             psids = psids == null ? List.of() : List.copyOf(psids);
             regionCountries = regionCountries == null ? List.of() : List.copyOf(regionCountries);
         }
-    }
-
-    /** {@code vpki.aa.audit.*}: the local offline audit log. */
-    public record Audit(@DefaultValue("./data/aa-audit") @NotNull Path dir,
-                        @Pattern(regexp = "[A-Za-z0-9._-]{1,64}") String instance,
-                        @DefaultValue("64MB") DataSize maxFileSize,
-                        @DefaultValue("1d") Duration maxFileAge) {
     }
 
     /** Which HTTP client talks to EAs. */

@@ -1,7 +1,6 @@
 package eu.vpki.aa.core;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -16,9 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code vpki.aa.phase{phase=decrypt|validation|issue|encrypt}}: latency of the four phases
  *       (decrypt includes parsing, proof of possession and keyTag; validation is the EA round trip
  *       including its retries; issue is policy and signing; encrypt is the signed, encrypted response);</li>
- *   <li>{@code vpki.aa.ea.failures{reason}}: EA calls that gave no readable answer;</li>
- *   <li>{@code vpki.aa.replay.early.evictions}: replay fingerprints dropped for capacity inside their window.</li>
+ *   <li>{@code vpki.aa.ea.failures{reason}}: EA calls that gave no readable answer.</li>
  * </ul>
+ * The replay cache has its own meters ({@code cache.*{cache=aa-replay}}, {@code vpki.replay.early.evictions}).
  */
 public final class AaMetrics {
     /** The timed phases. */
@@ -35,16 +34,12 @@ public final class AaMetrics {
     private final Map<EaCallException.Reason, Counter> eaFailures = new ConcurrentHashMap<>();
     private final Map<Phase, Timer> phases = new ConcurrentHashMap<>();
 
-    public AaMetrics(MeterRegistry registry, ReplayGuard replayGuard) {
+    public AaMetrics(MeterRegistry registry) {
         this.registry = registry;
         for (Phase p : Phase.values()) {
             phases.put(p, Timer.builder("vpki.aa.phase").tag("phase", p.tag())
                     .description("AA request latency by phase").register(registry));
         }
-        Gauge.builder("vpki.aa.replay.early.evictions", replayGuard, ReplayGuard::earlyEvictions)
-                .description("replay fingerprints evicted for capacity inside their window").register(registry);
-        Gauge.builder("vpki.aa.replay.size", replayGuard, ReplayGuard::size)
-                .description("replay fingerprints held").register(registry);
     }
 
     void ticket(AuditRecord.Outcome outcome, int responseCode) {

@@ -2,14 +2,13 @@ package eu.vpki.aa.core;
 
 import eu.vpki.aa.core.AaMetrics.Phase;
 import eu.vpki.aa.core.AuditRecord.Outcome;
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.HashAlgorithm;
-import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.ReceivedAtRequest;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.AuthorizationValidationMessages.ValidationResult;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
 import eu.vpki.common.etsi.ts102941.SubjectAttributes;
@@ -19,6 +18,9 @@ import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.etsi.ts103097.Psids;
+import eu.vpki.common.replay.ReplayCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -28,7 +30,8 @@ import java.time.Instant;
  * <ol>
  *   <li>decrypt with the AA's encryption key (undecryptable: {@link AuthorizationOutcome.Undecryptable});</li>
  *   <li>parse; verify proof of possession when present and the keyTag against the requested keys;</li>
- *   <li>freshness (generation time of a signed request) and replay ({@link ReplayGuard});</li>
+ *   <li>protection: an EC signature in clear is refused when {@link RequestWindow#requireEncryptedEcSignature()};</li>
+ *   <li>freshness (generation time of a signed request) and replay ({@link ReplayCache}, for the request window);</li>
  *   <li>requested PSIDs must be ones this PKI issues ATs for;</li>
  *   <li>find the EA named by eaId in the current CTL ({@link EaDirectory});</li>
  *   <li>authorization validation round trip ({@link EaValidation}); an EA refusal is final;</li>
@@ -46,20 +49,20 @@ public final class AuthorizationService {
     private final EaValidation validation;
     private final AtPolicy policy;
     private final RequestWindow window;
-    private final ReplayGuard replayGuard;
+    private final ReplayCache replays;
     private final AuditLog audit;
     private final AaMetrics metrics;
     private final Clock clock;
     private final DataEncryption encryption;
 
     public AuthorizationService(AaIdentity aa, EaDirectory directory, EaValidation validation, AtPolicy policy, RequestWindow window,
-                                ReplayGuard replayGuard, AuditLog audit, AaMetrics metrics, Clock clock, DataEncryption encryption) {
+                                ReplayCache replays, AuditLog audit, AaMetrics metrics, Clock clock, DataEncryption encryption) {
         this.aa = aa;
         this.directory = directory;
         this.validation = validation;
         this.policy = policy;
         this.window = window;
-        this.replayGuard = replayGuard;
+        this.replays = replays;
         this.audit = audit;
         this.metrics = metrics;
         this.clock = clock;
@@ -76,7 +79,7 @@ public final class AuthorizationService {
         } catch (PkiException e) {
             int code = e.code().authorizationResponseCode();
             log.warn("authorization request not decryptable by this AA ({} {}): {}", e.code().code(), e.code(), e.getMessage());
-            audit.append(new AuditRecord(now, Outcome.UNDECRYPTABLE, code, null, null, e.code()));
+            new AuditRecord(Outcome.UNDECRYPTABLE, code, null, null, e.code()).writeTo(audit);
             metrics.ticket(Outcome.UNDECRYPTABLE, code);
             return new AuthorizationOutcome.Undecryptable(e.code(), e.getMessage());
         }
@@ -107,7 +110,7 @@ public final class AuthorizationService {
             metrics.record(Phase.ISSUE, t3 - t2);
 
             byte[] response = AuthorizationMessages.response(decrypted, EtsiCodes.Authorization.OK, at, aa.signer(), aa.certificate(), now, encryption);
-            audit.append(new AuditRecord(now, Outcome.ISSUED, EtsiCodes.Authorization.OK, at.hashedId8(), eaId, null));
+            new AuditRecord(Outcome.ISSUED, EtsiCodes.Authorization.OK, at.hashedId8(), eaId, null).writeTo(audit);
             metrics.record(Phase.ENCRYPT, System.nanoTime() - t3);
             metrics.ticket(Outcome.ISSUED, EtsiCodes.Authorization.OK);
             return new AuthorizationOutcome.Answered(response, EtsiCodes.Authorization.OK);
@@ -121,6 +124,10 @@ public final class AuthorizationService {
     }
 
     private void checkFresh(DecryptedRequest decrypted, ReceivedAtRequest received, Instant now) {
+        if (window.requireEncryptedEcSignature() && !received.ecSignatureEncrypted()) {
+            throw new PkiException(ErrorCode.UNEXPECTED_CONTENT,
+                    "EC signature not encrypted for the EA (vpki.aa.require-encrypted-ec-signature is on)");
+        }
         if (received.proofOfPossession()) {
             Instant generated = received.popGenerationTime()
                     .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "signed request without generationTime"));
@@ -130,13 +137,15 @@ public final class AuthorizationService {
         } else if (window.requireProofOfPossession()) {
             throw new PkiException(ErrorCode.PROOF_OF_POSSESSION_FAILED, "this AA requires proof of possession of the AT key");
         }
-        replayGuard.checkAndRecord(HashAlgorithm.SHA256.digest(decrypted.plaintext()), now);
+        if (!replays.firstSeen(HashAlgorithm.SHA256.digest(decrypted.plaintext()))) {
+            throw new PkiException(ErrorCode.REPLAYED_REQUEST, "request already seen within the replay window");
+        }
     }
 
     private AuthorizationOutcome refuse(DecryptedRequest decrypted, Refusal refusal, HashedId8 eaId, Instant now) {
         refusal.log(log);
         byte[] response = AuthorizationMessages.response(decrypted, refusal.responseCode(), null, aa.signer(), aa.certificate(), now, encryption);
-        audit.append(new AuditRecord(now, Outcome.REFUSED, refusal.responseCode(), null, eaId, refusal.reason()));
+        new AuditRecord(Outcome.REFUSED, refusal.responseCode(), null, eaId, refusal.reason()).writeTo(audit);
         metrics.ticket(Outcome.REFUSED, refusal.responseCode());
         return new AuthorizationOutcome.Answered(response, refusal.responseCode());
     }

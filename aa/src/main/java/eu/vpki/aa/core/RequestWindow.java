@@ -10,9 +10,15 @@ import java.time.Duration;
  * without proof of possession carries no time the AA can read (the EC signature's is encrypted for
  * the EA): it is refused as a replay within the replay window only; {@code requireProofOfPossession}
  * refuses such requests outright.
+ * <p>
+ * {@code requireEncryptedEcSignature} refuses a request whose EC signature is not encrypted for the
+ * EA ({@code ecSignature} rather than {@code encryptedEcSignature}): such a signature names the EC
+ * (signer digest), so the AA would hold the link between a station's EC and its pseudonym that the
+ * privacy split keeps from it (docs/aa.md, "Privacy"). On by default.
  */
-public record RequestWindow(Duration window, Duration futureTolerance, boolean requireProofOfPossession) {
-    public static final RequestWindow DEFAULT = new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), false);
+public record RequestWindow(Duration window, Duration futureTolerance, boolean requireProofOfPossession,
+                            boolean requireEncryptedEcSignature) {
+    public static final RequestWindow DEFAULT = new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), false, true);
 
     public RequestWindow {
         if (window.isNegative() || window.isZero() || futureTolerance.isNegative()) {

@@ -8,7 +8,6 @@ import eu.vpki.aa.core.AuthorizationService;
 import eu.vpki.aa.core.AuthorizationValidationClient;
 import eu.vpki.aa.core.EaEndpoint;
 import eu.vpki.aa.core.EaValidation;
-import eu.vpki.aa.core.ReplayGuard;
 import eu.vpki.aa.core.RequestWindow;
 import eu.vpki.aa.testing.ItsStation;
 import eu.vpki.aa.testing.LocalPki;
@@ -26,6 +25,7 @@ import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.fleet.RecordDecoding;
+import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.HdrHistogram.Histogram;
 
@@ -406,12 +406,14 @@ public final class AaThroughputBenchmark {
             return AuthorizationValidationMessages.response(request, EtsiCodes.Validation.OK, received.requested(), eaSigner,
                     ea.certificate, Instant.now(), encryption);
         };
-        ReplayGuard replay = new ReplayGuard(Duration.ofMinutes(10), 1_000_000);
-        AaMetrics metrics = new AaMetrics(new SimpleMeterRegistry(), replay);
+        SimpleMeterRegistry ceilingRegistry = new SimpleMeterRegistry();
+        CaffeineReplayCache replay = new CaffeineReplayCache("aa-replay", Duration.ofMinutes(10), 1_000_000,
+                CaffeineReplayCache.WhenFull.EVICT, Clock.systemUTC(), ceilingRegistry);
+        AaMetrics metrics = new AaMetrics(ceilingRegistry);
         EaEndpoint endpoint = EaEndpoint.of(ea.certificate, List.of(URI.create("http://in-process/")));
         AuthorizationService service = new AuthorizationService(aa, (id, now) -> Optional.of(endpoint),
                 new EaValidation(aa, inProcessEa, encryption, metrics), AtPolicy.DEFAULT, RequestWindow.DEFAULT, replay,
-                record -> { }, metrics, Clock.systemUTC(), encryption);
+                (type, keyValues) -> { }, metrics, Clock.systemUTC(), encryption);
 
         List<Result> results = new ArrayList<>();
         runCeiling(service, 2, Duration.ofSeconds(5), "warm-up");

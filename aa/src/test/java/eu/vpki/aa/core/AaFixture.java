@@ -1,26 +1,33 @@
 package eu.vpki.aa.core;
 
-import eu.vpki.common.testing.ManualClock;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.testing.ManualClock;
+import eu.vpki.shell.audit.AuditProperties;
+import eu.vpki.shell.audit.LogbackAuditLog;
+import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.util.unit.DataSize;
 
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
 
-/** One AA core wired to a {@link FakeEa} with two access points, a fixed clock, a simple registry and a temporary audit directory. */
+/**
+ * One AA core wired to a {@link FakeEa} with two access points, a fixed clock, a simple registry, the
+ * service shell's replay cache and its real audit log (logback, in a temporary directory).
+ */
 public final class AaFixture implements AutoCloseable {
     static final URI EA_1 = URI.create("http://ea-1.test/aa/validation");
     static final URI EA_2 = URI.create("http://ea-2.test/aa/validation");
@@ -30,10 +37,16 @@ public final class AaFixture implements AutoCloseable {
     public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final DataEncryption encryption = new DataEncryption(RANDOM);
     public final FakeEa ea;
-    final ReplayGuard replayGuard;
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+    final CaffeineReplayCache replayCache;
     final Path auditDir;
-    final RotatingFileAuditLog audit;
+    final LogbackAuditLog audit;
     public final AuthorizationService service;
+    private final AaIdentity identity;
+    private final EaDirectory directory;
+    private final EaValidation validation;
+    private final AaMetrics metrics;
+    private final RequestWindow window;
 
     AaFixture(TestPki pki, RequestWindow window) {
         this.pki = pki;
@@ -43,14 +56,23 @@ public final class AaFixture implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        this.replayGuard = new ReplayGuard(window.replayRetention(), 10_000);
-        this.audit = new RotatingFileAuditLog(auditDir, "test", 1 << 20, Duration.ofDays(1), clock);
-        AaMetrics metrics = new AaMetrics(registry, replayGuard);
-        AaIdentity identity = AaIdentity.of(pki.aa, pki.aaSigner(), pki.aaEncKey);
-        EaDirectory directory = (id, now) -> id.equals(pki.ea.hashedId8())
+        this.replayCache = new CaffeineReplayCache("aa-replay", window.replayRetention(), 10_000,
+                CaffeineReplayCache.WhenFull.EVICT, clock, registry);
+        this.audit = new LogbackAuditLog("aa", "fixture-" + INSTANCES.incrementAndGet(),
+                new AuditProperties(auditDir, null, null, DataSize.ofMegabytes(1), 0, AuditProperties.Format.TEXT));
+        this.metrics = new AaMetrics(registry);
+        this.identity = AaIdentity.of(pki.aa, pki.aaSigner(), pki.aaEncKey);
+        this.directory = (id, now) -> id.equals(pki.ea.hashedId8())
                 ? Optional.of(EaEndpoint.of(pki.ea, List.of(EA_1, EA_2))) : Optional.empty();
-        this.service = new AuthorizationService(identity, directory, new EaValidation(identity, ea, encryption, metrics), AtPolicy.DEFAULT,
-                window, replayGuard, audit, metrics, clock, encryption);
+        this.validation = new EaValidation(identity, ea, encryption, metrics);
+        this.window = window;
+        this.service = withAudit(audit);
+    }
+
+    /** The same AA core with another audit log (one that fails, say). */
+    AuthorizationService withAudit(eu.vpki.common.audit.AuditLog auditLog) {
+        return new AuthorizationService(identity, directory, validation, AtPolicy.DEFAULT, window, replayCache, auditLog, metrics, clock,
+                encryption);
     }
 
     public AaFixture(TestPki pki) {

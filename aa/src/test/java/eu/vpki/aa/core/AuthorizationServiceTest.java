@@ -35,10 +35,13 @@ import java.util.List;
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
 import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AuthorizationServiceTest {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
     private static final PsidSsp CAM = Station.CAM_DENM.get(0);
+    /** The time the audit log writes at the start of a line (the log's own clock, UTC). */
+    private static final String AUDIT_TIME = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
 
     private final AaFixture aa = new AaFixture(PKI);
 
@@ -82,10 +85,10 @@ class AuthorizationServiceTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"NIST_P256,true,true", "BRAINPOOL_P256R1,true,true", "BRAINPOOL_P384R1,true,false", "NIST_P256,false,true", "NIST_P256,false,false"})
-    void issuesOneAt_chainedToTheAa_withTheRequestedKeyAndConfirmedPermissions(EtsiCurve curve, boolean pop, boolean encryptEcSignature) {
+    @CsvSource({"NIST_P256,true", "BRAINPOOL_P256R1,true", "BRAINPOOL_P384R1,true", "NIST_P256,false"})
+    void issuesOneAt_chainedToTheAa_withTheRequestedKeyAndConfirmedPermissions(EtsiCurve curve, boolean pop) {
         Station station = aa.enrolledStation(curve);
-        OutgoingRequest request = station.request(new Protection(pop, encryptEcSignature), Station.CAM_DENM, NOW);
+        OutgoingRequest request = station.request(new Protection(pop, true), Station.CAM_DENM, NOW);
 
         AuthorizationOutcome.Answered answer = answered(request);
 
@@ -101,7 +104,7 @@ class AuthorizationServiceTest {
         assertThat(at.validity().end()).isEqualTo(NOW.minus(AtPolicy.DEFAULT_BACKDATE).plus(Duration.ofDays(7)));
         assertThat(aa.tickets("issued", Authorization.OK)).isEqualTo(1);
         assertThat(aa.auditLines()).singleElement().asString()
-                .isEqualTo(NOW + " issued code=0 at=" + at.hashedId8().toHex() + " ea=" + PKI.ea.hashedId8().toHex() + " reason=-");
+                .matches(AUDIT_TIME + " issued code=0 at=" + at.hashedId8().toHex() + " ea=" + PKI.ea.hashedId8().toHex() + " reason=-");
         assertThat(aa.registry.find("vpki.aa.phase").timers()).hasSize(4).allSatisfy(t -> assertThat(t.count()).isEqualTo(1));
     }
 
@@ -252,13 +255,40 @@ class AuthorizationServiceTest {
 
     @Test
     void refusal_withoutProofOfPossession_whenRequired() throws IOException {
-        try (AaFixture strict = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), true))) {
+        try (AaFixture strict = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), true, true))) {
             Station station = strict.enrolledStation(EtsiCurve.NIST_P256);
             OutgoingRequest request = station.request(new Protection(false, true), Station.CAM_DENM, NOW);
             AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) strict.service.authorize(request.body());
             assertThat(answer.responseCode()).isEqualTo(Authorization.INVALIDSIGNATURE);
             assertThat(station.read(answer.response(), request).authorizationTicket()).isEmpty();
             assertThat(strict.tickets("issued")).isZero();
+        }
+    }
+
+    @Test
+    void refusal_ecSignatureInClear_byDefault_badContentType_beforeReplayAndEa() {
+        assertThat(RequestWindow.DEFAULT.requireEncryptedEcSignature()).isTrue();
+        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        OutgoingRequest request = station.request(new Protection(true, false), Station.CAM_DENM, NOW);
+
+        assertRefused(station, request, Authorization.ITS_AA_BADCONTENTTYPE);
+
+        assertThat(aa.auditLines()).last().asString().endsWith("reason=" + ErrorCode.UNEXPECTED_CONTENT);
+        assertThat(aa.ea.calls).isEmpty();
+        assertThat(aa.replayCache.size()).isZero();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"true", "false"})
+    void issuesAt_ecSignatureInClear_whenThePolicyAllowsIt(boolean pop) throws IOException {
+        try (AaFixture lenient = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), false, false))) {
+            Station station = lenient.enrolledStation(EtsiCurve.BRAINPOOL_P384R1);
+            OutgoingRequest request = station.request(new Protection(pop, false), Station.CAM_DENM, NOW);
+            AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) lenient.service.authorize(request.body());
+            assertThat(answer.responseCode()).isEqualTo(Authorization.OK);
+            EtsiCertificate at = station.read(answer.response(), request).authorizationTicket().orElseThrow();
+            CertificateChecks.checkIssuedBy(at, PKI.aa, NOW);
+            assertThat(lenient.ea.calls).hasSize(1);
         }
     }
 
@@ -278,6 +308,18 @@ class AuthorizationServiceTest {
     }
 
     @Test
+    void anAtWhoseAuditEventCannotBeWritten_isNotHandedOut() {
+        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+        AuthorizationService withBrokenAudit = aa.withAudit((type, keyValues) -> {
+            throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
+        });
+
+        assertThatThrownBy(() -> withBrokenAudit.authorize(request.body())).isInstanceOf(java.io.UncheckedIOException.class);
+        assertThat(aa.tickets("issued")).isZero();
+    }
+
+    @Test
     void undecryptable_tamperedCiphertext_noResponse() {
         Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
         byte[] body = station.request(Protection.FULL, Station.CAM_DENM, NOW).body();
@@ -290,7 +332,7 @@ class AuthorizationServiceTest {
         assertNothingIssued();
         assertThat(aa.tickets("undecryptable", Authorization.ITS_AA_DECRYPTIONFAILED)).isEqualTo(1);
         assertThat(aa.auditLines()).singleElement().asString()
-                .isEqualTo(NOW + " undecryptable code=5 at=- ea=- reason=DECRYPTION_FAILED");
+                .matches(AUDIT_TIME + " undecryptable code=5 at=- ea=- reason=DECRYPTION_FAILED");
         assertThat(aa.ea.calls).isEmpty();
     }
 

@@ -60,7 +60,7 @@ class PrivacyTest {
                 assertThat(audit).doesNotContainIgnoringCase(HEX.formatHex(trace));
                 assertThat(Station.indexOf(aa.auditBytes(), trace)).isEqualTo(-1);
             }
-            assertThat(aa.replayGuard.size()).as("only fingerprints, one per readable request").isEqualTo(4);
+            assertThat(aa.replayCache.size()).as("only fingerprints, one per readable request").isEqualTo(4);
 
             // the EA: what it decrypted never contains the AT, its key or its digest
             assertThat(aa.ea.seenPlaintexts).hasSize(4);

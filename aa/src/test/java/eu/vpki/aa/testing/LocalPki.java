@@ -249,7 +249,7 @@ public final class LocalPki implements AutoCloseable {
                 "--vpki.aa.access-point=http://127.0.0.1:" + port + "/aa/authorization",
                 "--vpki.keystore.path=" + dir.resolve("aa.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
                 "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"), "--vpki.dc.urls=" + dcUrl(),
-                "--vpki.aa.audit.dir=" + auditDir(instance), "--vpki.aa.audit.instance=" + instance));
+                "--vpki.audit.dir=" + auditDir(instance), "--vpki.audit.instance=" + instance));
         args.addAll(List.of(extra));
         return args;
     }
@@ -283,7 +283,7 @@ public final class LocalPki implements AutoCloseable {
 
     private ConfigurableApplicationContext run(Class<?> app, String name, int port, Object... args) {
         List<String> all = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--spring.application.name=" + name,
-                "--management.server.port=0"));
+                "--management.server.port=0", "--vpki.audit.dir=" + dir.resolve("audit"), "--vpki.audit.instance=" + name));
         for (Object a : args) {
             if (a instanceof String[] many) {
                 all.addAll(List.of(many));

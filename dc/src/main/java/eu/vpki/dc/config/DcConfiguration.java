@@ -1,5 +1,6 @@
 package eu.vpki.dc.config;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.dc.core.DistributionCentre;
@@ -46,8 +47,8 @@ public class DcConfiguration {
     }
 
     @Bean
-    DistributionCentre distributionCentre(TrustedRoots roots, DcProperties dc, Clock clock, MeterRegistry registry) {
-        return new DistributionCentre(roots, dc.dataDir(), clock, registry);
+    DistributionCentre distributionCentre(TrustedRoots roots, DcProperties dc, Clock clock, MeterRegistry registry, AuditLog audit) {
+        return new DistributionCentre(roots, dc.dataDir(), clock, registry, audit);
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package eu.vpki.dc.core;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.distribution.CtlSequence;
 import eu.vpki.common.distribution.DistributionPaths;
 import eu.vpki.common.error.ErrorCode;
@@ -36,7 +37,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * authentication, whoever delivers it. It must also be newer than what is held: a CTL by
  * {@link CtlSequence#supersedes}, a delta only for the held full CTL's sequence, a CRL by a
  * {@code thisUpdate} not earlier than the held one. The same bytes again are accepted and change
- * nothing, so pushes and pulls can be retried freely.
+ * nothing, so pushes and pulls can be retried freely. Every list taken is an audit event
+ * ({@code list-accepted}: kind, RCA, CTL sequence or CRL thisUpdate, SHA-256 of the bytes).
  */
 public final class DistributionCentre {
     private static final Logger LOG = LoggerFactory.getLogger(DistributionCentre.class);
@@ -51,9 +53,11 @@ public final class DistributionCentre {
     private final Path dataDir;
     private final Clock clock;
     private final MeterRegistry registry;
+    private final AuditLog audit;
     private final Map<HashedId8, Map<ListKind, Held>> lists = new ConcurrentHashMap<>();
 
-    public DistributionCentre(TrustedRoots roots, Path dataDir, Clock clock, MeterRegistry registry) {
+    public DistributionCentre(TrustedRoots roots, Path dataDir, Clock clock, MeterRegistry registry, AuditLog audit) {
+        this.audit = audit;
         this.roots = roots;
         this.dataDir = dataDir;
         this.clock = clock;
@@ -163,6 +167,9 @@ public final class DistributionCentre {
         }
         Path dir = dataDir.resolve(signer.toHex());
         AtomicFiles.write(dir.resolve(kind.fileName()), body);
+        audit.event("list-accepted", "kind", kind.pathName(), "rca", signer.toHex(),
+                next.ctl() != null ? "sequence" : "thisUpdate", next.ctl() != null ? Integer.toString(next.ctl().sequence())
+                        : next.crl().thisUpdate().toString(), "sha256", DistributionPaths.etag(body).replace("\"", ""));
         lists.get(signer).put(kind, next);
         if (kind == ListKind.CTL && current != null) {
             // the held delta belonged to the replaced full CTL

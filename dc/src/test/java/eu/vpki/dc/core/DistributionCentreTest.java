@@ -9,6 +9,7 @@ import eu.vpki.common.etsi.ts102941.RcaCtl;
 import eu.vpki.common.etsi.ts102941.TrustLists;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.testing.RecordingAuditLog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HexFormat;
 import java.util.List;
 
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
@@ -34,6 +36,7 @@ class DistributionCentreTest {
 
     @TempDir
     Path dir;
+    final RecordingAuditLog audit = new RecordingAuditLog();
 
     @BeforeAll
     static void pki() {
@@ -42,12 +45,20 @@ class DistributionCentreTest {
     }
 
     DistributionCentre dc(SimpleMeterRegistry registry) {
-        return new DistributionCentre(TrustedRoots.of(List.of(pki.root)), dir, CLOCK, registry);
+        return new DistributionCentre(TrustedRoots.of(List.of(pki.root)), dir, CLOCK, registry, audit);
     }
 
     static byte[] ctl(boolean full, int seq, TestPki signer) {
         return TrustLists.signCtl(new RcaCtl(full, seq, NEXT, List.of(new CtlEntry.Aa(pki.aa, "http://127.0.0.1:8085/aa")), List.of()),
                 NOW, signer.rootSigner(), signer.root);
+    }
+
+    static byte[] sha256(byte[] bytes) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static byte[] crl(Instant thisUpdate) {
@@ -69,6 +80,9 @@ class DistributionCentreTest {
         assertThat(dc.list(id, ListKind.CTL).body()).isEqualTo(ctl);
         assertThat(dc.list(id, ListKind.CTL).cacheUntil()).isEqualTo(NEXT);
         assertThat(registry.get("vpki.dc.ctl.sequence").gauge().value()).isEqualTo(3.0);
+        assertThat(audit.lines()).hasSize(3).first().asString()
+                .isEqualTo("list-accepted kind=ctl rca=" + id.toHex() + " sequence=3 sha256=" + HexFormat.of().formatHex(sha256(ctl)));
+        assertThat(audit.lines().get(2)).startsWith("list-accepted kind=crl rca=" + id.toHex() + " thisUpdate=" + NOW);
 
         DistributionCentre restarted = dc(new SimpleMeterRegistry());
         assertThat(restarted.complete()).isTrue();

@@ -1,5 +1,6 @@
 package eu.vpki.ea.config;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
@@ -14,6 +15,7 @@ import eu.vpki.ea.core.EaIdentity;
 import eu.vpki.ea.core.EnrolmentService;
 import eu.vpki.shell.keys.AuthorityKeys;
 import eu.vpki.shell.keys.ConfigFiles;
+import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,16 +72,27 @@ public class EaConfiguration {
         return new CtlFileDirectory(ea.ctlFile(), root, clock);
     }
 
+    /**
+     * Enrolment fingerprints for the request window plus the clock skew, at most
+     * {@code vpki.ea.replay-cache-entries}; full of live entries, the EA refuses (fail closed).
+     */
+    @Bean
+    CaffeineReplayCache enrolmentReplayCache(EaProperties ea, Clock clock, MeterRegistry registry) {
+        return new CaffeineReplayCache("ea-enrolment", ea.requestWindow().plus(ea.clockSkew()), ea.replayCacheEntries(),
+                CaffeineReplayCache.WhenFull.REFUSE, clock, registry);
+    }
+
     @Bean
     EnrolmentService enrolmentService(EaIdentity identity, FleetState fleet, Replica replica, Clock clock, SecureRandom random,
-                                      EaProperties ea, MeterRegistry registry) {
-        return new EnrolmentService(identity, fleet, replica, clock, random, ea.toSettings(), registry);
+                                      EaProperties ea, CaffeineReplayCache enrolmentReplayCache, AuditLog audit,
+                                      MeterRegistry registry) {
+        return new EnrolmentService(identity, fleet, replica, clock, random, ea.toSettings(), enrolmentReplayCache, audit, registry);
     }
 
     @Bean
     AuthorizationValidationService authorizationValidationService(EaIdentity identity, FleetState fleet,
                                                                   AuthorizationAuthorityDirectory aas, Clock clock,
-                                                                  SecureRandom random, MeterRegistry registry) {
-        return new AuthorizationValidationService(identity, fleet, aas, clock, random, registry);
+                                                                  SecureRandom random, AuditLog audit, MeterRegistry registry) {
+        return new AuthorizationValidationService(identity, fleet, aas, clock, random, audit, registry);
     }
 }

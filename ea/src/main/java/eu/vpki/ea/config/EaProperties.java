@@ -30,6 +30,6 @@ public record EaProperties(
         @DefaultValue("5m") Duration ecBackdate) {
 
     public EaSettings toSettings() {
-        return new EaSettings(requestWindow, clockSkew, replayCacheEntries, replicationTimeout, ecBackdate);
+        return new EaSettings(requestWindow, clockSkew, replicationTimeout, ecBackdate);
     }
 }

@@ -1,5 +1,6 @@
 package eu.vpki.ea.core;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.error.PkiException;
@@ -35,10 +36,10 @@ import java.util.Optional;
  * confirmed subject attributes. The EA never sees the AT keys (they are not in the request).
  */
 public final class AuthorizationValidationService {
-    private static final Logger audit = LoggerFactory.getLogger("eu.vpki.audit.ea");
     private static final Logger log = LoggerFactory.getLogger(AuthorizationValidationService.class);
 
     private final EaIdentity ea;
+    private final AuditLog audit;
     private final FleetState fleet;
     private final AuthorizationAuthorityDirectory aas;
     private final Clock clock;
@@ -46,7 +47,8 @@ public final class AuthorizationValidationService {
     private final EaMetrics metrics;
 
     public AuthorizationValidationService(EaIdentity ea, FleetState fleet, AuthorizationAuthorityDirectory aas, Clock clock,
-                                          SecureRandom random, MeterRegistry registry) {
+                                          SecureRandom random, AuditLog audit, MeterRegistry registry) {
+        this.audit = audit;
         this.ea = ea;
         this.fleet = fleet;
         this.aas = aas;
@@ -131,7 +133,7 @@ public final class AuthorizationValidationService {
         if (!GeographicRegion.contains(station.region(), region)) {
             throw new PkiException(ErrorCode.PERMISSIONS_NOT_ALLOWED, "requested region is outside the station's region");
         }
-        audit.info("validated an AT request of an EC of operator {} for AA {}", station.operatorId(), aa.hashedId8());
+        audit.event("at-request-validated", "operator", station.operatorId(), "aa", aa.hashedId8().toHex());
         return new SubjectAttributes(requested.validity(), region, requested.assuranceLevel(), permissions);
     }
 }

@@ -8,25 +8,21 @@ import java.util.Objects;
  *
  * @param requestWindow       how old a request's generation time may be; replayed bodies are refused within it
  * @param clockSkew           how far in the future a generation time may be
- * @param replayCacheEntries  bound of the replay cache (request hashes seen within the window)
  * @param replicationTimeout  longest wait for the replication of an issued EC before refusing
  * @param ecBackdate          how long before issuance an EC's validity starts (its length is counted from there)
  */
-public record EaSettings(Duration requestWindow, Duration clockSkew, int replayCacheEntries, Duration replicationTimeout,
+public record EaSettings(Duration requestWindow, Duration clockSkew, Duration replicationTimeout,
                          Duration ecBackdate) {
     /** Default EC backdate: the request window (docs/architecture.md, "Validity start"). */
     public static final Duration DEFAULT_BACKDATE = Duration.ofMinutes(5);
-    public static final EaSettings DEFAULTS = new EaSettings(Duration.ofMinutes(5), Duration.ofSeconds(30), 1_000_000,
-            Duration.ofSeconds(10), DEFAULT_BACKDATE);
+    public static final EaSettings DEFAULTS = new EaSettings(Duration.ofMinutes(5), Duration.ofSeconds(30), Duration.ofSeconds(10),
+            DEFAULT_BACKDATE);
 
     public EaSettings {
         requirePositive(requestWindow, "request-window");
         Objects.requireNonNull(clockSkew, "clock-skew");
         if (clockSkew.isNegative()) {
             throw new IllegalArgumentException("clock-skew must not be negative");
-        }
-        if (replayCacheEntries < 1) {
-            throw new IllegalArgumentException("replay-cache-entries must be positive");
         }
         requirePositive(replicationTimeout, "replication-timeout");
         Objects.requireNonNull(ecBackdate, "ec-backdate");

@@ -1,5 +1,6 @@
 package eu.vpki.ea.core;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.error.PkiException;
@@ -24,6 +25,7 @@ import eu.vpki.common.fleet.Permissions;
 import eu.vpki.common.fleet.StationRecord;
 import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.fleet.VersionClock;
+import eu.vpki.common.replay.ReplayCache;
 import eu.vpki.common.replication.Acknowledgement;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicationException;
@@ -51,7 +53,6 @@ import java.util.concurrent.TimeoutException;
  * {@link EtsiRefusals}. Step by step: {@code docs/ea.md}.
  */
 public final class EnrolmentService {
-    private static final Logger audit = LoggerFactory.getLogger("eu.vpki.audit.ea");
     private static final Logger log = LoggerFactory.getLogger(EnrolmentService.class);
     /** Latest start an explicitly requested EC validity may have. */
     private static final Duration MAX_START_DELAY = Duration.ofDays(1);
@@ -62,19 +63,26 @@ public final class EnrolmentService {
     private final Clock clock;
     private final DataEncryption encryption;
     private final EaSettings settings;
-    private final ReplayGuard replays;
+    private final ReplayCache replays;
+    private final AuditLog audit;
     private final VersionClock versions;
     private final EaMetrics metrics;
 
+    /**
+     * @param replays request fingerprints seen within {@code settings.requestWindow() + clockSkew()} (the
+     *                service shell's cache; local to this replica)
+     * @param audit   the EA's audit log: one event per issued EC
+     */
     public EnrolmentService(EaIdentity ea, FleetState fleet, Replica replica, Clock clock, SecureRandom random,
-                            EaSettings settings, MeterRegistry registry) {
+                            EaSettings settings, ReplayCache replays, AuditLog audit, MeterRegistry registry) {
         this.ea = ea;
         this.fleet = fleet;
         this.replica = replica;
         this.clock = clock;
         this.encryption = new DataEncryption(random);
         this.settings = settings;
-        this.replays = new ReplayGuard(settings.requestWindow(), settings.clockSkew(), settings.replayCacheEntries(), clock);
+        this.replays = replays;
+        this.audit = audit;
         this.versions = new VersionClock(clock);
         this.metrics = new EaMetrics(registry, "enrolment");
     }
@@ -114,9 +122,12 @@ public final class EnrolmentService {
     private EtsiCertificate issue(DecryptedRequest request) {
         EnrolmentMessages.ReceivedEcRequest received = EnrolmentMessages.parseRequest(request);
         SignedMessage outer = received.outerSignature();
-        replays.check(request.requestHash(), outer.generationTime()
-                .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "request carries no generation time")));
         Instant now = clock.instant();
+        requireFresh(outer.generationTime()
+                .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "request carries no generation time")), now);
+        if (!replays.firstSeen(request.requestHash())) {
+            throw new PkiException(ErrorCode.REPLAYED_REQUEST, "request already received within " + settings.requestWindow());
+        }
 
         StationRecord station;
         Optional<EcRecord> superseded;
@@ -157,10 +168,22 @@ public final class EnrolmentService {
         EcRecord issued = new EcRecord(ec, station.canonicalId(), EcRecord.Status.ACTIVE, versions.next());
         Optional<EcRecord> old = superseded.map(s -> s.superseded(versions.nextAbove(s.version())));
         Acknowledgement ack = replicate(issued, old);
-        audit.info("issued EC {} to station {} of operator {} ({}, valid until {}, {} replicas, {})", ec.hashedId8(),
-                station.canonicalId(), station.operatorId(), received.initial() ? "initial" : "re-enrolment",
-                validity.end(), ack.replicas(), ack.token());
+        audit.event("ec-issued", "ec", ec.hashedId8().toHex(), "station", station.canonicalId(), "operator", station.operatorId(),
+                "kind", received.initial() ? "initial" : "re-enrolment", "validUntil", validity.end().toString(),
+                "replicas", Integer.toString(ack.replicas()), "command", ack.token().toString());
         return ec;
+    }
+
+    /**
+     * A request is fresh if its generation time lies in {@code [now - request-window, now + clock-skew]};
+     * a fresh request whose fingerprint the replay cache already holds is a replay (the cache keeps
+     * fingerprints for the window plus the skew, after which the freshness check refuses them anyway).
+     */
+    private void requireFresh(Instant generationTime, Instant now) {
+        if (generationTime.isBefore(now.minus(settings.requestWindow())) || generationTime.isAfter(now.plus(settings.clockSkew()))) {
+            throw new PkiException(ErrorCode.OUTDATED_REQUEST, "generation time " + generationTime + " outside ["
+                    + now.minus(settings.requestWindow()) + ", " + now.plus(settings.clockSkew()) + "]");
+        }
     }
 
     /** The station named by an initial request's itsId, with its latest EC (read together). */

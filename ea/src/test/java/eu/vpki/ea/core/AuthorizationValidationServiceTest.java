@@ -136,7 +136,7 @@ class AuthorizationValidationServiceTest {
     void aaNotInTheCtl_isInvalidAa() {
         SimulatedStation station = ea.enrolled("VIN-NOCTL", EtsiCurve.NIST_P256);
         AuthorizationValidationService strict = new AuthorizationValidationService(ea.identity, ea.fleet, id -> Optional.empty(),
-                ea.clock, new SecureRandom(), new SimpleMeterRegistry());
+                ea.clock, new SecureRandom(), ea.audit, new SimpleMeterRegistry());
         OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
         var result = aa.read(strict.validate(toEa.body()), toEa, EA);
         assertThat(result.responseCode()).isEqualTo(EtsiCodes.Validation.INVALIDAA);

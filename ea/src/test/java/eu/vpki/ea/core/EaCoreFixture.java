@@ -8,9 +8,11 @@ import eu.vpki.common.fleet.StationRecord;
 import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.fleet.VersionClock;
 import eu.vpki.common.replication.Replica;
+import eu.vpki.common.testing.RecordingAuditLog;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.ea.testing.SimulatedStation;
 import eu.vpki.ea.testing.TestReplicas;
+import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import redis.clients.jedis.JedisPool;
 
@@ -31,6 +33,9 @@ final class EaCoreFixture implements AutoCloseable {
     final Replica replica;
     final FleetState fleet;
     final EaIdentity identity = new EaIdentity(PKI.ea, PKI.eaSigner(), PKI.eaEncKey);
+    final RecordingAuditLog audit = new RecordingAuditLog();
+    final CaffeineReplayCache replays = new CaffeineReplayCache("ea-enrolment", EaSettings.DEFAULTS.requestWindow()
+            .plus(EaSettings.DEFAULTS.clockSkew()), 10_000, CaffeineReplayCache.WhenFull.REFUSE, clock, registry);
     final EnrolmentService enrolment;
     final AuthorizationValidationService validation;
     private final VersionClock versions = new VersionClock(clock);
@@ -40,9 +45,9 @@ final class EaCoreFixture implements AutoCloseable {
         replica = TestReplicas.single(pool, clock, registry);
         fleet = new FleetState(pool, replica::status);
         SecureRandom random = new SecureRandom();
-        enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, registry);
+        enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, replays, audit, registry);
         validation = new AuthorizationValidationService(identity, fleet,
-                id -> Optional.ofNullable(Map.of(PKI.aa.hashedId8(), PKI.aa).get(id)), clock, random, registry);
+                id -> Optional.ofNullable(Map.of(PKI.aa.hashedId8(), PKI.aa).get(id)), clock, random, audit, registry);
     }
 
     /** Registers a station as its operator would (one replicated command). */

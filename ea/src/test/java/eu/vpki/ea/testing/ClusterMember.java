@@ -6,6 +6,7 @@ import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.fleet.VersionClock;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicationConfig;
+import eu.vpki.common.testing.RecordingAuditLog;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EaIdentity;
@@ -15,6 +16,7 @@ import eu.vpki.operator.core.FleetRegistration;
 import eu.vpki.operator.core.OperatorSettings;
 import eu.vpki.operator.core.ReadYourWrites;
 import eu.vpki.operator.core.StationAdministration;
+import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import redis.clients.jedis.JedisPool;
 
@@ -39,6 +41,8 @@ public final class ClusterMember implements AutoCloseable {
     public final FleetRegistration registration;
     public final StationAdministration administration;
     public final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    /** What the EA and Operator cores of this member audited. */
+    public final RecordingAuditLog audit = new RecordingAuditLog();
 
     public ClusterMember(ReplicationConfig config, RedisFixture redis, TestPki pki, Clock clock) {
         this.id = config.replicaId();
@@ -47,14 +51,16 @@ public final class ClusterMember implements AutoCloseable {
         this.fleet = new FleetState(pool, replica::status);
         SecureRandom random = new SecureRandom();
         EaIdentity identity = new EaIdentity(pki.ea, pki.eaSigner(), pki.eaEncKey);
-        this.enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, registry);
+        CaffeineReplayCache replays = new CaffeineReplayCache("ea-enrolment", EaSettings.DEFAULTS.requestWindow()
+                .plus(EaSettings.DEFAULTS.clockSkew()), 100_000, CaffeineReplayCache.WhenFull.REFUSE, clock, registry);
+        this.enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, replays, audit, registry);
         this.validation = new AuthorizationValidationService(identity, fleet,
-                aa -> Optional.ofNullable(Map.of(pki.aa.hashedId8(), pki.aa).get(aa)), clock, random, registry);
+                aa -> Optional.ofNullable(Map.of(pki.aa.hashedId8(), pki.aa).get(aa)), clock, random, audit, registry);
         OperatorSettings settings = new OperatorSettings(1_000, Duration.ofSeconds(5), Duration.ofSeconds(10));
         ReadYourWrites rw = new ReadYourWrites(replica, settings);
         VersionClock versions = new VersionClock(clock);
-        this.registration = new FleetRegistration(fleet, rw, versions, settings);
-        this.administration = new StationAdministration(fleet, rw, versions);
+        this.registration = new FleetRegistration(fleet, rw, versions, settings, audit);
+        this.administration = new StationAdministration(fleet, rw, versions, audit);
     }
 
     public ClusterMember connect() {

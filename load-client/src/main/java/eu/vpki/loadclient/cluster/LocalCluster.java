@@ -290,9 +290,7 @@ public final class LocalCluster implements AutoCloseable {
                     "vpki.aa.certificate-file", aaCertFile.toString(),
                     "vpki.rca.certificate-file", rcaCert.toString(),
                     "vpki.dc.urls", dcUrl.toString(),
-                    "vpki.dc.check-interval", "5s",
-                    "vpki.aa.audit.dir", work.resolve("aa-" + i + "/audit").toString(),
-                    "vpki.aa.audit.instance", "aa-" + i);
+                    "vpki.dc.check-interval", "5s");
             // further EA replicas for validation fail-over, after the CTL's aaAccessPoint
             p.put("vpki.aa.ea.replicas." + eaId, eaUrls.stream().skip(1).map(u -> u + "/ea/authorization-validation")
                     .collect(Collectors.joining(",")));
@@ -388,6 +386,11 @@ public final class LocalCluster implements AutoCloseable {
         return SERVICE_MODULES.stream().allMatch(m -> AppCdsArchive.of(jar(spec.projectDir(), m)).isCurrent());
     }
 
+    /** Where every service of the cluster writes its audit log ({@code <authority>-audit-<service name>.log}). */
+    public static Path auditDir(ClusterSpec spec) {
+        return spec.workDir().toAbsolutePath().resolve("audit");
+    }
+
     private static <T> T joinUnwrapped(CompletableFuture<T> future) {
         try {
             return future.join();
@@ -407,6 +410,9 @@ public final class LocalCluster implements AutoCloseable {
         List<String> options = new ArrayList<>(jvm);
         options.addAll(launch.jvmOptions());
         URI management = url(host, Integer.parseInt(props.get("management.server.port")));
+        // every service's audit log (docs/service-shell.md) in one folder of the work directory, one file per service
+        props.put("vpki.audit.dir", auditDir(spec).toString());
+        props.put("vpki.audit.instance", host.name());
         ServiceProcess p = ServiceProcess.start(host.name(), host.launchPrefix(), launch.jar(), options, props, Map.of(), url, management,
                 logs);
         if (replicas.stream().noneMatch(r -> r.name().equals(host.name()))) {

@@ -21,8 +21,11 @@ public final class FaultReport {
     /** A promise's verdict. */
     public enum Verdict { KEPT, VIOLATED, NOT_MEASURED, NO_PROMISE }
 
-    /** How many faults of one kind a run injected, skipped (impossible here) and saw unrecovered. */
-    public record FaultCount(int injected, int skipped, int unrecovered) {
+    /**
+     * How many faults of one kind a run injected, skipped (impossible here or out of time) and saw
+     * unrecovered, and how long the injected ones lasted in all (first action to recovery).
+     */
+    public record FaultCount(int injected, int skipped, int unrecovered, long totalMs) {
     }
 
     /** One run judged. */
@@ -37,10 +40,15 @@ public final class FaultReport {
         }
     }
 
-    /** One row of the table: one mode and one fault kind ("none": outside any fault; "all": the whole runs). */
-    public record Row(String mode, String fault, int injected, int skipped, int unrecovered, long ops, double availability,
+    /**
+     * One row of the table: one mode and one fault kind ("none": outside any fault; "all": the whole
+     * runs). {@code stale} counts every stale validation, {@code staleOnLostRevocation} those on
+     * stations whose revocation was lost (valid for good); {@code maxStalenessMs} covers the others.
+     */
+    public record Row(String mode, String fault, int injected, int skipped, int unrecovered, long meanFaultMs, long ops,
+                      double availability,
                       long lost, long lostAllowed, long divergentKeys, long rywViolations, long stale, long staleViolations,
-                      long maxStalenessMs, long minorityAcks, long sequenceViolations) {
+                      long staleOnLostRevocation, long maxStalenessMs, long minorityAcks, long sequenceViolations) {
     }
 
     /** A promise of one mode next to what was measured. */
@@ -72,8 +80,9 @@ public final class FaultReport {
                 List<FaultEvent> of = r.faults().stream().filter(f -> f.kind() == kind).toList();
                 int injected = (int) of.stream().filter(Attribution::injected).count();
                 int unrecovered = (int) of.stream().filter(f -> Attribution.injected(f) && !f.recovered()).count();
+                long total = of.stream().filter(Attribution::injected).mapToLong(f -> f.endMs() - f.startMs()).sum();
                 if (!of.isEmpty()) {
-                    counts.put(kind, new FaultCount(injected, of.size() - injected, unrecovered));
+                    counts.put(kind, new FaultCount(injected, of.size() - injected, unrecovered, total));
                 }
             }
             runs.add(new RunResult(r.info(), histories.get(i), r.ops().size(), counts, results));
@@ -127,6 +136,7 @@ public final class FaultReport {
         int injected = 0;
         int skipped = 0;
         int unrecovered = 0;
+        long faultMs = 0;
         long ops = 0;
         long acknowledged = 0;
         long lost = 0;
@@ -135,6 +145,7 @@ public final class FaultReport {
         long ryw = 0;
         long stale = 0;
         long staleViolations = 0;
+        long staleOnLost = 0;
         long maxStale = 0;
         long minority = 0;
         long sequence = 0;
@@ -155,6 +166,7 @@ public final class FaultReport {
                 injected += run.count(FaultCount::injected);
                 skipped += run.count(FaultCount::skipped);
                 unrecovered += run.count(FaultCount::unrecovered);
+                faultMs += run.faults().values().stream().mapToLong(FaultCount::totalMs).sum();
             } else {
                 ops += availability.figure(fault + ".ops");
                 acknowledged += availability.figure(fault + ".acknowledged");
@@ -164,6 +176,7 @@ public final class FaultReport {
                         injected += c.injected();
                         skipped += c.skipped();
                         unrecovered += c.unrecovered();
+                        faultMs += c.totalMs();
                     }
                 }
             }
@@ -181,7 +194,11 @@ public final class FaultReport {
             for (Finding f : run.results().get(Check.STALE_VALIDATIONS).findings()) {
                 if (mine.test(f)) {
                     stale++;
-                    maxStale = Math.max(maxStale, f.valueMs());
+                    if (StaleValidationChecker.onLostRevocation(f)) {
+                        staleOnLost++;
+                    } else {
+                        maxStale = Math.max(maxStale, f.valueMs());
+                    }
                     if (f.violation()) {
                         staleViolations++;
                     }
@@ -191,8 +208,9 @@ public final class FaultReport {
             sequence += run.results().get(Check.SEQUENCE).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
         }
         double availability = ops == 0 ? -1 : 100.0 * acknowledged / ops;
-        return new Row(mode, fault, injected, skipped, unrecovered, ops, availability, lost, lostAllowed, divergent, ryw, stale,
-                staleViolations, maxStale, minority, sequence);
+        return new Row(mode, fault, injected, skipped, unrecovered, injected == 0 ? 0 : faultMs / injected, ops, availability, lost,
+                lostAllowed, divergent, ryw, stale,
+                staleViolations, staleOnLost, maxStale, minority, sequence);
     }
 
 

@@ -38,7 +38,7 @@ public final class FaultReportWriter {
 
     // ---- text ----
 
-    private static final String ROW_FORMAT = "%-14s %-22s %4s %4s %5s %7s %6s %6s %9s %8s %5s %6s %7s %8s %6s %5s%n";
+    private static final String ROW_FORMAT = "%-14s %-22s %4s %4s %5s %6s %7s %6s %6s %9s %8s %5s %6s %7s %7s %8s %6s %5s%n";
 
     public static String text(FaultReport report) {
         StringBuilder b = new StringBuilder();
@@ -55,13 +55,14 @@ public final class FaultReportWriter {
                 b.append("      network faults skipped: ").append(run.info().network()).append('\n');
             }
         }
-        b.append('\n').append(String.format(Locale.ROOT, ROW_FORMAT, "mode", "fault", "inj", "skip", "unrec", "ops", "avail%",
-                "lost", "(allowed)", "div.keys", "RYW", "stale", "(viol)", "max ms", "minor", "seq"));
+        b.append('\n').append(String.format(Locale.ROOT, ROW_FORMAT, "mode", "fault", "inj", "skip", "unrec", "mean s", "ops", "avail%",
+                "lost", "(allowed)", "div.keys", "RYW", "stale", "(viol)", "lostrev", "max ms", "minor", "seq"));
         for (FaultReport.Row r : report.rows()) {
             b.append(String.format(Locale.ROOT, ROW_FORMAT, r.mode(), r.fault(), count(r.injected(), r), count(r.skipped(), r),
-                    count(r.unrecovered(), r), r.ops(), r.availability() < 0 ? "-" : String.format(Locale.ROOT, "%.1f", r.availability()),
+                    count(r.unrecovered(), r), r.fault().equals(AvailabilityChecker.NONE) ? "-" : String.format(Locale.ROOT, "%.1f",
+                            r.meanFaultMs() / 1000.0), r.ops(), r.availability() < 0 ? "-" : String.format(Locale.ROOT, "%.1f", r.availability()),
                     r.lost(), "(" + r.lostAllowed() + ")", r.divergentKeys(), r.rywViolations(), r.stale(), "(" + r.staleViolations() + ")",
-                    r.maxStalenessMs(), r.minorityAcks(), r.sequenceViolations()));
+                    r.staleOnLostRevocation(), r.maxStalenessMs(), r.minorityAcks(), r.sequenceViolations()));
         }
         b.append("\npromised (docs) vs measured\n");
         String mode = null;
@@ -129,7 +130,7 @@ public final class FaultReportWriter {
             new TreeMap<>(run.info().settings()).forEach(settings::put);
             ObjectNode faults = r.putObject("faults");
             run.faults().forEach((kind, c) -> faults.putObject(kind.label()).put("injected", c.injected()).put("skipped", c.skipped())
-                    .put("unrecovered", c.unrecovered()));
+                    .put("unrecovered", c.unrecovered()).put("totalMs", c.totalMs()));
             ObjectNode checks = r.putObject("checks");
             for (CheckResult c : run.results().values()) {
                 ObjectNode cn = checks.putObject(c.check().label());
@@ -160,6 +161,7 @@ public final class FaultReportWriter {
             n.put("injected", row.injected());
             n.put("skipped", row.skipped());
             n.put("unrecovered", row.unrecovered());
+            n.put("meanFaultMs", row.meanFaultMs());
             n.put("operations", row.ops());
             n.put("availabilityPercent", row.availability());
             n.put("lost", row.lost());
@@ -168,6 +170,7 @@ public final class FaultReportWriter {
             n.put("readYourWritesViolations", row.rywViolations());
             n.put("staleValidations", row.stale());
             n.put("staleViolations", row.staleViolations());
+            n.put("staleOnLostRevocation", row.staleOnLostRevocation());
             n.put("maxStalenessMs", row.maxStalenessMs());
             n.put("minorityAcknowledged", row.minorityAcks());
             n.put("sequenceViolations", row.sequenceViolations());
@@ -202,8 +205,9 @@ public final class FaultReportWriter {
                     .append("</code></td></tr>\n");
         }
         b.append("</table>\n<h2>Per mode and fault kind</h2>\n<table><tr><th class=\"l\">mode</th><th class=\"l\">fault</th>")
-                .append("<th>injected</th><th>skipped</th><th>not recovered</th><th>operations</th><th>available %</th><th>lost (allowed)</th>")
-                .append("<th>divergent keys</th><th>RYW violations</th><th>stale (violations)</th><th>max staleness ms</th>")
+                .append("<th>injected</th><th>skipped</th><th>not recovered</th><th>mean duration s</th><th>operations</th><th>available %</th>")
+                .append("<th>lost (allowed)</th>")
+                .append("<th>divergent keys</th><th>RYW violations</th><th>stale (violations)</th><th>of them on a lost revocation</th><th>max staleness ms (others)</th>")
                 .append("<th>minority acks</th><th>sequence</th></tr>\n");
         for (FaultReport.Row r : report.rows()) {
             boolean none = r.fault().equals(AvailabilityChecker.NONE);
@@ -211,12 +215,14 @@ public final class FaultReportWriter {
                     .append(cell(none ? "-" : Integer.toString(r.injected()), false))
                     .append(cell(none ? "-" : Integer.toString(r.skipped()), false))
                     .append(cell(none ? "-" : Integer.toString(r.unrecovered()), r.unrecovered() > 0))
+                    .append(cell(none ? "-" : String.format(Locale.ROOT, "%.1f", r.meanFaultMs() / 1000.0), false))
                     .append(cell(Long.toString(r.ops()), false))
                     .append(cell(r.availability() < 0 ? "-" : String.format(Locale.ROOT, "%.1f", r.availability()), false))
                     .append(cell(r.lost() + " (" + r.lostAllowed() + ")", r.lost() > r.lostAllowed()))
                     .append(cell(Long.toString(r.divergentKeys()), r.divergentKeys() > 0))
                     .append(cell(Long.toString(r.rywViolations()), r.rywViolations() > 0))
                     .append(cell(r.stale() + " (" + r.staleViolations() + ")", r.staleViolations() > 0))
+                    .append(cell(Long.toString(r.staleOnLostRevocation()), r.staleOnLostRevocation() > 0))
                     .append(cell(Long.toString(r.maxStalenessMs()), false))
                     .append(cell(Long.toString(r.minorityAcks()), r.minorityAcks() > 0))
                     .append(cell(Long.toString(r.sequenceViolations()), r.sequenceViolations() > 0)).append("</tr>\n");

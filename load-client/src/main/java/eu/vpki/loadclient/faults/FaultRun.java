@@ -119,7 +119,7 @@ public final class FaultRun {
             for (ReplicaNode r : cluster.replicas()) {
                 states.add(read(r));
                 if (r.kind() == ReplicaNode.Kind.EA && r.jvm() != null) {
-                    tokens.addAll(AuditTokens.read(r.name(), r.jvm().log()));
+                    tokens.addAll(AuditTokens.read(r.name(), LocalCluster.auditDir(spec)));
                 }
             }
             RunRecord.Info info = new RunRecord.Info(spec.order(), spec.propagation(), config.seed(), network.describe(),

@@ -20,6 +20,12 @@ import java.util.Map;
  */
 final class StaleValidationChecker implements Checker {
     static final long ASYNC_BOUND_MS = 5_000;
+    private static final String ON_LOST_REVOCATION = " (the revocation itself was lost)";
+
+    /** Whether a finding of this check is on a station whose revocation was lost (no staleness: it stays valid for good). */
+    static boolean onLostRevocation(Finding f) {
+        return f.check() == Check.STALE_VALIDATIONS && f.detail().endsWith(ON_LOST_REVOCATION);
+    }
 
     @Override
     public CheckResult check(RunRecord run) {
@@ -62,7 +68,7 @@ final class StaleValidationChecker implements Checker {
                 boolean violation = run.info().sync() || lost || fault < 0 && attribution.around(e.getValue()) < 0 && late > ASYNC_BOUND_MS;
                 findings.add(new Finding(Check.STALE_VALIDATIONS, fault, "op " + op.id() + " " + op.type() + " " + op.station()
                         + " via " + op.target(), (op.type() == Op.Type.AUTHORIZE ? "AT issued " : "EC issued ") + late
-                        + " ms after the revocation was acknowledged" + (lost ? " (the revocation itself was lost)" : ""), violation, late));
+                        + " ms after the revocation was acknowledged" + (lost ? ON_LOST_REVOCATION : ""), violation, late));
             }
         }
         Map<String, Long> figures = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package eu.vpki.operator.config;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.fleet.FleetKeys;
 import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.fleet.VersionClock;
@@ -52,12 +53,13 @@ public class OperatorConfiguration {
     }
 
     @Bean
-    FleetRegistration fleetRegistration(FleetState fleet, ReadYourWrites rw, VersionClock versions, OperatorProperties properties) {
-        return new FleetRegistration(fleet, rw, versions, properties.toSettings());
+    FleetRegistration fleetRegistration(FleetState fleet, ReadYourWrites rw, VersionClock versions, OperatorProperties properties,
+                                        AuditLog audit) {
+        return new FleetRegistration(fleet, rw, versions, properties.toSettings(), audit);
     }
 
     @Bean
-    StationAdministration stationAdministration(FleetState fleet, ReadYourWrites rw, VersionClock versions) {
-        return new StationAdministration(fleet, rw, versions);
+    StationAdministration stationAdministration(FleetState fleet, ReadYourWrites rw, VersionClock versions, AuditLog audit) {
+        return new StationAdministration(fleet, rw, versions, audit);
     }
 }

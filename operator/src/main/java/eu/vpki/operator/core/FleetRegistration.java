@@ -1,5 +1,6 @@
 package eu.vpki.operator.core;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.FieldError;
 import eu.vpki.common.error.InvalidInputException;
@@ -7,8 +8,6 @@ import eu.vpki.common.fleet.FleetCommands;
 import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.fleet.StationRecord;
 import eu.vpki.common.fleet.VersionClock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,14 +25,15 @@ import java.util.Set;
  * replica (documented in {@code docs/operator.md}).
  */
 public final class FleetRegistration {
-    private static final Logger audit = LoggerFactory.getLogger("eu.vpki.audit.operator");
 
     private final FleetState fleet;
     private final ReadYourWrites writes;
     private final VersionClock versions;
     private final OperatorSettings settings;
+    private final AuditLog audit;
 
-    public FleetRegistration(FleetState fleet, ReadYourWrites writes, VersionClock versions, OperatorSettings settings) {
+    public FleetRegistration(FleetState fleet, ReadYourWrites writes, VersionClock versions, OperatorSettings settings, AuditLog audit) {
+        this.audit = audit;
         this.fleet = fleet;
         this.writes = writes;
         this.versions = versions;
@@ -71,7 +71,7 @@ public final class FleetRegistration {
         List<StationRecord> versioned = records.stream().map(r -> r.withVersion(versions.next())).toList();
         String token = writes.write(FleetCommands.register(operatorId, versioned));
         List<String> written = versioned.stream().map(StationRecord::canonicalId).toList();
-        audit.info("operator {} registered {} stations ({})", operatorId, written.size(), token);
+        audit.event("stations-registered", "operator", operatorId, "count", Integer.toString(written.size()), "command", token);
         return new Inputs.WriteResult(token, written);
     }
 }

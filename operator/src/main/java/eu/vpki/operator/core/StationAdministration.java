@@ -1,5 +1,6 @@
 package eu.vpki.operator.core;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.FieldError;
 import eu.vpki.common.error.InvalidInputException;
@@ -10,8 +11,6 @@ import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.fleet.StationRecord;
 import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.fleet.VersionClock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,16 +22,17 @@ import java.util.Optional;
  * with a version above the one read, so it wins over what it read on every replica.
  */
 public final class StationAdministration {
-    private static final Logger audit = LoggerFactory.getLogger("eu.vpki.audit.operator");
 
     private final FleetState fleet;
     private final ReadYourWrites rw;
     private final VersionClock versions;
+    private final AuditLog audit;
 
-    public StationAdministration(FleetState fleet, ReadYourWrites rw, VersionClock versions) {
+    public StationAdministration(FleetState fleet, ReadYourWrites rw, VersionClock versions, AuditLog audit) {
         this.fleet = fleet;
         this.rw = rw;
         this.versions = versions;
+        this.audit = audit;
     }
 
     /** One station; {@code version} (may be null) is a token the read must reflect. */
@@ -59,7 +59,7 @@ public final class StationAdministration {
         if (s.status() == StationStatus.REVOKED) {
             throw new PkiException(ErrorCode.INVALID_STATE_TRANSITION, "station " + canonicalId + " is revoked");
         }
-        return write(s.withPermissions(permissions, versions.nextAbove(s.version())), "permissions " + permissions);
+        return write(s.withPermissions(permissions, versions.nextAbove(s.version())), "permissions", permissions.toString());
     }
 
     public Inputs.WriteResult changeStatus(String operatorId, String canonicalId, StationStatus next) {
@@ -68,12 +68,12 @@ public final class StationAdministration {
             throw new PkiException(ErrorCode.INVALID_STATE_TRANSITION, "station " + canonicalId + " is " + s.status()
                     + " and cannot become " + next);
         }
-        return write(s.withStatus(next, versions.nextAbove(s.version())), "status " + next);
+        return write(s.withStatus(next, versions.nextAbove(s.version())), "status", next.name());
     }
 
-    private Inputs.WriteResult write(StationRecord changed, String what) {
+    private Inputs.WriteResult write(StationRecord changed, String field, String value) {
         String token = rw.write(FleetCommands.update(changed));
-        audit.info("operator {} changed station {}: {} ({})", changed.operatorId(), changed.canonicalId(), what, token);
+        audit.event("station-changed", "operator", changed.operatorId(), "station", changed.canonicalId(), field, value, "command", token);
         return new Inputs.WriteResult(token, List.of(changed.canonicalId()));
     }
 

@@ -11,6 +11,7 @@ import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.fleet.VersionClock;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicationConfig;
+import eu.vpki.common.testing.RecordingAuditLog;
 import eu.vpki.common.testing.RedisFixtureExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -41,6 +42,7 @@ class FleetRegistrationTest {
 
     private final Clock clock = Clock.fixed(Instant.parse("2026-11-20T12:00:00Z"), ZoneOffset.UTC);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final RecordingAuditLog audit = new RecordingAuditLog();
     private JedisPool pool;
     private Replica replica;
     private FleetState fleet;
@@ -63,8 +65,8 @@ class FleetRegistrationTest {
         OperatorSettings settings = new OperatorSettings(3, Duration.ofMillis(200), Duration.ofSeconds(5));
         ReadYourWrites rw = new ReadYourWrites(replica, settings);
         VersionClock versions = new VersionClock(clock);
-        registration = new FleetRegistration(fleet, rw, versions, settings);
-        administration = new StationAdministration(fleet, rw, versions);
+        registration = new FleetRegistration(fleet, rw, versions, settings, audit);
+        administration = new StationAdministration(fleet, rw, versions, audit);
     }
 
     @AfterEach
@@ -90,6 +92,7 @@ class FleetRegistrationTest {
         assertThat(fleet.fleet("op-1")).containsExactly("A", "B", "C");
         assertThat(fleet.station("C").orElseThrow().canonicalKey().curve()).isEqualTo(EtsiCurve.BRAINPOOL_P384R1);
         assertThat(administration.read("op-1", "B", result.version()).region().countries()).containsExactly(276);
+        assertThat(audit.lines()).containsExactly("stations-registered operator=op-1 count=3 command=" + result.version());
     }
 
     @Test
@@ -106,6 +109,7 @@ class FleetRegistrationTest {
                                 org.assertj.core.groups.Tuple.tuple("stations[1].maxEcValidity", ErrorCode.VALIDITY_NOT_ALLOWED)));
         assertThat(replica.stateDigest()).isEqualTo(before);
         assertThat(fleet.station("A")).isEmpty();
+        assertThat(audit.lines()).as("nothing written, nothing audited").isEmpty();
     }
 
     @Test
@@ -148,6 +152,8 @@ class FleetRegistrationTest {
         Inputs.WriteResult revoked = administration.changeStatus("op-1", "E", StationStatus.REVOKED);
 
         assertThat(administration.read("op-1", "E", revoked.version()).status()).isEqualTo("REVOKED");
+        assertThat(audit.lines()).hasSize(4).last().isEqualTo("station-changed operator=op-1 station=E status=REVOKED command="
+                + revoked.version());
         assertThatThrownBy(() -> administration.changeStatus("op-1", "E", StationStatus.ACTIVE))
                 .isInstanceOfSatisfying(eu.vpki.common.error.PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE_TRANSITION));
         assertThatThrownBy(() -> administration.read("op-2", "E", null))

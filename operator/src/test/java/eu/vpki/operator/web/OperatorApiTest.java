@@ -56,6 +56,7 @@ class OperatorApiTest {
         registry.add("vpki.replication.initial-hosts", () -> "127.0.0.1[" + jgroups + "]");
         registry.add("vpki.replication.join-timeout", () -> "300ms");
         registry.add("server.address", () -> "127.0.0.1");
+        registry.add("vpki.audit.dir", () -> credentials.getParent().resolve("operator-api-audit-" + jgroups).toString());
     }
 
     @AfterAll

@@ -1,11 +1,11 @@
 package eu.vpki.rca.config;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.rca.core.AdminToken;
-import eu.vpki.rca.core.AuditLog;
 import eu.vpki.rca.core.AuthorityCertification;
 import eu.vpki.rca.core.DcPublisher;
 import eu.vpki.rca.core.RcaSettings;
@@ -33,11 +33,6 @@ import java.util.concurrent.Executors;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({RcaProperties.class, DistributionProperties.class, AdminProperties.class})
 public class RcaConfiguration {
-
-    @Bean
-    AuditLog auditLog() {
-        return AuditLog.slf4j();
-    }
 
     @Bean
     RcaSettings rcaSettings(RcaProperties p, DistributionProperties dc) {

@@ -1,8 +1,8 @@
 package eu.vpki.rca.core;
 
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
-import eu.vpki.common.storage.AtomicFiles;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
@@ -12,6 +12,7 @@ import eu.vpki.common.etsi.ts103097.CertificateProfiles;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.common.etsi.ts103097.Validity;
+import eu.vpki.common.storage.AtomicFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

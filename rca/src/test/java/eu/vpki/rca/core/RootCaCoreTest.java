@@ -1,6 +1,6 @@
 package eu.vpki.rca.core;
 
-import eu.vpki.common.testing.ManualClock;
+import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
@@ -16,6 +16,7 @@ import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.common.etsi.ts103097.Validity;
 import eu.vpki.common.etsi.validation.TrustStore;
+import eu.vpki.common.testing.ManualClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -32,7 +32,7 @@ import java.util.Arrays;
  *       addition lie strictly between 16 and n - 16, so only the last addition can meet the peer's
  *       multiple itself (k within 16 of 0 or n): it also computes the doubling and selects it.
  *       A peer point used again and again (a CA's encryption key) gets its own comb table, as G has.</li>
- *   <li>{@link #verify}: u1&middot;G + u2&middot;Q interleaved with width-8 (G, precomputed) and width-5 (Q,
+ *   <li>{@link #verify}: u1&middot;G + u2&middot;Q interleaved with width-10 (G, precomputed) and width-5 (Q,
  *       built per key and kept) NAFs, compared without an inversion.</li>
  * </ul>
  */
@@ -40,7 +40,7 @@ final class BrainpoolCurve {
     private static final int WINDOW = 5;
     /** Non-zero digit magnitudes per window: 1..16. */
     private static final int ENTRIES = 1 << (WINDOW - 1);
-    private static final int G_NAF_WIDTH = 8;
+    private static final int G_NAF_WIDTH = 10;
     private static final int Q_NAF_WIDTH = 5;
     /** A peer point gets its own comb table on this use (the first ones use the ladder). */
     private static final int COMB_AFTER_USES = 2;
@@ -239,12 +239,6 @@ final class BrainpoolCurve {
         int belowN = borrow & 1;
         int nonZero = ((or | -or) >>> 31);
         return (belowN & nonZero) == 1;
-    }
-
-    /** Whether the big-endian value is a valid private scalar, 0 &lt; d &lt; n (keys loaded from a store). */
-    boolean isValidScalar(byte[] d) {
-        return d.length == order.byteLength
-                && isValidScalar(d, org.bouncycastle.util.BigIntegers.asUnsignedByteArray(order.byteLength, order.modulus));
     }
 
     /**
@@ -561,24 +555,25 @@ final class BrainpoolCurve {
         return normalize(points);
     }
 
-    /** 1&middot;P, 3&middot;P, .., (2count - 1)&middot;P, affine, flattened. */
+    /**
+     * 1&middot;P, 3&middot;P, .., (2count - 1)&middot;P, affine, flattened: 2P made affine (one inversion), then
+     * one mixed addition of 2P per entry.
+     */
     private long[] oddMultiples(long[] px, long[] py, int count) {
-        Jacobian[] all = new Jacobian[2 * count - 1];
         Work work = new Work();
-        all[0] = new Jacobian();
-        all[0].set(px, py, one);
-        for (int j = 1; j < all.length; j++) {
-            all[j] = new Jacobian();
-            all[j].copy(all[j - 1]);
-            if (j == 1) {
-                work.doubleInPlace(all[j]);
-            } else {
-                work.mixedAdd(all[j], px, py);
-            }
-        }
+        Jacobian twice = new Jacobian();
+        twice.set(px, py, one);
+        work.doubleInPlace(twice);
+        long[] flat = normalize(new Jacobian[]{twice});
+        long[] twiceX = Arrays.copyOfRange(flat, 0, limbs);
+        long[] twiceY = Arrays.copyOfRange(flat, limbs, 2 * limbs);
         Jacobian[] odd = new Jacobian[count];
-        for (int j = 0; j < count; j++) {
-            odd[j] = all[2 * j];
+        odd[0] = new Jacobian();
+        odd[0].set(px, py, one);
+        for (int j = 1; j < count; j++) {
+            odd[j] = new Jacobian();
+            odd[j].copy(odd[j - 1]);
+            work.mixedAdd(odd[j], twiceX, twiceY); // (2j-1)P + 2P: never a doubling for a point of large prime order
         }
         return normalize(odd);
     }
@@ -726,45 +721,52 @@ final class BrainpoolCurve {
         private final long[] t5 = field.newElement();
         private final long[] t6 = field.newElement();
         private final long[] t7 = field.newElement();
+        private final long[] w0 = field.newColumns();
+        private final long[] w1 = field.newColumns();
         /** After {@link #mixedAdd}: all ones when the Y coordinates matched too (the addition was a doubling). */
         long sameY;
 
-        /** P = 2P, a = -3 ("dbl-2001-b": 3M + 5S). Infinity (Z = 0) stays infinity. */
+        /**
+         * P = 2P, a = -3 ("dbl-2001-b": 3M + 5S), with 4&beta; computed as X&middot;4&gamma; and 8&gamma;^2 as
+         * 2(2&gamma;)^2 (fewer additions), the sums and differences that only feed a multiplication
+         * left unreduced, and Y3 = &alpha;(4&beta; - X3) - 2(2&gamma;)^2 reduced once. Infinity (Z = 0)
+         * stays infinity.
+         */
         void doubleInPlace(Jacobian p) {
             MontgomeryField f = field;
             long[] delta = t0;
             long[] gamma = t1;
-            long[] beta = t2;
-            long[] alpha = t3;
+            long[] gamma2 = t2;
+            long[] beta4 = t3;
+            long[] alpha = t7;
             f.square(p.z, delta);
             f.square(p.y, gamma);
-            f.multiply(p.x, gamma, beta);
+            f.add(gamma, gamma, gamma2);
+            f.add(gamma2, gamma2, t6);
+            f.multiply(p.x, t6, beta4);
             f.subtract(p.x, delta, t4);
-            f.add(p.x, delta, t5);
+            f.addUnreduced(p.x, delta, t5);
             f.multiply(t4, t5, t4);
             f.add(t4, t4, alpha);
             f.add(alpha, t4, alpha);
-            f.add(p.y, p.z, t5);
+            f.addUnreduced(p.y, p.z, t5);
             f.square(t5, t5);
             f.subtract(t5, gamma, t5);
             f.subtract(t5, delta, p.z);
-            f.add(beta, beta, beta);
-            f.add(beta, beta, beta);
             f.square(alpha, p.x);
-            f.subtract(p.x, beta, p.x);
-            f.subtract(p.x, beta, p.x);
-            f.subtract(beta, p.x, t4);
-            f.multiply(alpha, t4, t4);
-            f.square(gamma, t5);
-            f.add(t5, t5, t5);
-            f.add(t5, t5, t5);
-            f.add(t5, t5, t5);
-            f.subtract(t4, t5, p.y);
+            f.subtract(p.x, beta4, p.x);
+            f.subtract(p.x, beta4, p.x);
+            f.subtractUnreduced(beta4, p.x, t4);
+            f.multiplyColumns(alpha, t4, w0);
+            f.squareColumns(gamma2, w1);
+            f.subtractTwiceColumns(w0, w1, w0);
+            f.reduceColumns(w0, p.y);
         }
 
         /**
-         * P = P + (x2, y2) ("madd-2007-bl": 7M + 4S), for P not at infinity. When the X coordinates
-         * match the result is wrong for P = Q (use a doubling) and infinity (Z = 0) for P = -Q.
+         * P = P + (x2, y2) ("madd-2007-bl": 7M + 4S; Y3 = r(V - X3) - 2 Y1 J reduced once), for P
+         * not at infinity. When the X coordinates match the result is wrong for P = Q (use a doubling)
+         * and infinity (Z = 0) for P = -Q.
          *
          * @return all ones when the X coordinates matched (also sets {@link #sameY})
          */
@@ -791,19 +793,19 @@ final class BrainpoolCurve {
             f.add(i, i, i);
             f.multiply(h, i, j);
             f.multiply(p.x, i, v);
-            f.add(p.z, h, p.z);
+            f.addUnreduced(p.z, h, p.z);
             f.square(p.z, p.z);
             f.subtract(p.z, zz, p.z);
             f.subtract(p.z, hh, p.z);
-            f.multiply(p.y, j, t7);
-            f.add(t7, t7, t7);
+            f.multiplyColumns(p.y, j, w1);
             f.square(r, p.x);
             f.subtract(p.x, j, p.x);
             f.subtract(p.x, v, p.x);
             f.subtract(p.x, v, p.x);
-            f.subtract(v, p.x, v);
-            f.multiply(r, v, v);
-            f.subtract(v, t7, p.y);
+            f.subtractUnreduced(v, p.x, v);
+            f.multiplyColumns(r, v, w0);
+            f.subtractTwiceColumns(w0, w1, w0);
+            f.reduceColumns(w0, p.y);
             return sameX;
         }
 

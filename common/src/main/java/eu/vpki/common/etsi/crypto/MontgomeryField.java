@@ -55,6 +55,39 @@ abstract class MontgomeryField {
     /** r = a - b mod m. */
     abstract void subtract(long[] a, long[] b, long[] r);
 
+    /**
+     * r = a + b, not reduced and not normalised (below 4m, limbs below 2^(radix + 1)): only as an
+     * operand of {@link #multiply} (the other operand a reduced value or another such sum) or of
+     * {@link #square}, never of an addition or subtraction.
+     */
+    abstract void addUnreduced(long[] a, long[] b, long[] r);
+
+    /**
+     * r = a - b + 4m, not reduced and not normalised (below 6m, limbs below 2^(radix + 2)): only as
+     * an operand of {@link #multiply} whose other operand is a reduced value; not of {@link #square}.
+     */
+    abstract void subtractUnreduced(long[] a, long[] b, long[] r);
+
+    /** w = the column sums of a&middot;b (2&middot;limbs of them, not reduced); operands as for {@link #multiply}. */
+    abstract void multiplyColumns(long[] a, long[] b, long[] w);
+
+    /** w = the column sums of a&middot;a; operand as for {@link #square}. */
+    abstract void squareColumns(long[] a, long[] w);
+
+    /**
+     * r = w1 - 2&middot;w2 + 8m^2, column by column: for w1 the columns of a product of a reduced value
+     * and at most a {@link #subtractUnreduced} difference (below 12m^2), w2 those of a product of two
+     * reduced values (below 4m^2); the result, below 20m^2, goes to {@link #reduceColumns}.
+     */
+    abstract void subtractTwiceColumns(long[] w1, long[] w2, long[] r);
+
+    /** r = w&middot;R^-1 mod m, below 2m, for column sums w of a nonnegative value below 20m^2. */
+    abstract void reduceColumns(long[] w, long[] r);
+
+    long[] newColumns() {
+        return new long[2 * limbs];
+    }
+
     long[] newElement() {
         return new long[limbs];
     }
@@ -176,25 +209,48 @@ abstract class MontgomeryField {
         subtract(new long[limbs], a, r);
     }
 
-    /** r = a&middot;a&middot;...: a to the {@code exponent}, with a public exponent (its bits decide the work). */
+    /**
+     * r = a to the {@code exponent}, for a public exponent (its bits decide the work): left to
+     * right with a sliding window of up to 5 bits over the odd powers a, a^3, .., a^31.
+     */
     void power(long[] a, BigInteger exponent, long[] r) {
-        long[][] powers = new long[16][];
-        powers[0] = one();
-        powers[1] = a.clone();
-        for (int i = 2; i < 16; i++) {
-            powers[i] = newElement();
-            multiply(powers[i - 1], a, powers[i]);
+        if (exponent.signum() == 0) {
+            System.arraycopy(one(), 0, r, 0, limbs);
+            return;
         }
-        long[] acc = one();
-        for (int bit = ((exponent.bitLength() + 3) / 4) * 4 - 4; bit >= 0; bit -= 4) {
-            for (int s = 0; s < 4; s++) {
-                square(acc, acc);
+        long[][] odd = new long[16][];
+        odd[0] = a.clone();
+        long[] a2 = newElement();
+        square(a, a2);
+        for (int i = 1; i < 16; i++) {
+            odd[i] = newElement();
+            multiply(odd[i - 1], a2, odd[i]);
+        }
+        long[] acc = null;
+        int i = exponent.bitLength() - 1;
+        while (i >= 0) {
+            if (!exponent.testBit(i)) {
+                square(acc, acc); // the top bit is set, so acc exists here
+                i--;
+                continue;
             }
-            int window = (exponent.testBit(bit) ? 1 : 0) | (exponent.testBit(bit + 1) ? 2 : 0)
-                    | (exponent.testBit(bit + 2) ? 4 : 0) | (exponent.testBit(bit + 3) ? 8 : 0);
-            if (window != 0) {
-                multiply(acc, powers[window], acc);
+            int j = Math.max(i - 4, 0);
+            while (!exponent.testBit(j)) {
+                j++;
             }
+            int window = 0;
+            for (int b = i; b >= j; b--) {
+                window = (window << 1) | (exponent.testBit(b) ? 1 : 0);
+            }
+            if (acc == null) {
+                acc = odd[window >> 1].clone();
+            } else {
+                for (int b = i; b >= j; b--) {
+                    square(acc, acc);
+                }
+                multiply(acc, odd[window >> 1], acc);
+            }
+            i = j - 1;
         }
         System.arraycopy(acc, 0, r, 0, limbs);
     }

@@ -31,7 +31,17 @@ import java.util.Locale;
  *       reduction with m' = -m^-1 mod 2^radix. With inputs below 2m and R > 4m the result is below
  *       2m without a final subtraction (Walter's bound), so the code has no data-dependent branch;</li>
  *   <li>add and subtract: limb-wise, carries propagated with arithmetic shifts, then 2m subtracted
- *       and the result chosen by the sign of the difference, through a mask.</li>
+ *       and the result chosen by the sign of the difference, through a mask;</li>
+ *   <li>addUnreduced and subtractUnreduced, for a sum or difference that only goes into a
+ *       multiplication: limb-wise, no carry, no reduction (a - b + 4m, with 4m written so that no
+ *       limb goes negative). Their results are below 4m (6m) with limbs below 2^(radix + 1)
+ *       (2^(radix + 2)); the multiplication's column sums stay below 2^63 and, as R &gt; 24m for
+ *       both curves, its result below 2m (MontgomeryField says which combinations are allowed);</li>
+ *   <li>multiplyColumns, squareColumns, subtractTwiceColumns and reduceColumns split a
+ *       multiplication into its column sums and its reduction, so that a difference of two products
+ *       (a b - 2 c d, in both point formulas) costs one reduction: the columns of a b - 2 c d + 8m^2
+ *       may be negative, the reduction carries with arithmetic shifts, and the value, below 20m^2
+ *       &lt; R m, reduces to below 2m.</li>
  * </ul>
  */
 final class MontgomeryFieldSource {
@@ -56,6 +66,8 @@ final class MontgomeryFieldSource {
     private final StringBuilder out = new StringBuilder();
     private final long[] m;
     private final long[] twoM;
+    private final long[] fourM;
+    private final long[] eightMSquared;
     private final long mask;
     private final long mPrime;
 
@@ -70,6 +82,8 @@ final class MontgomeryFieldSource {
         this.mask = (1L << b) - 1;
         this.m = limbs(spec.modulus(), n, b);
         this.twoM = limbs(spec.modulus().shiftLeft(1), n, b);
+        this.fourM = limbs(spec.modulus().shiftLeft(2), n, b);
+        this.eightMSquared = limbs(spec.modulus().pow(2).shiftLeft(3), 2 * n, b);
         this.mPrime = spec.modulus().negate().modInverse(BigInteger.ONE.shiftLeft(b)).longValueExact();
     }
 
@@ -129,16 +143,70 @@ final class MontgomeryFieldSource {
         writeAdd();
         line("");
         writeSubtract();
+        line("");
+        writeAddUnreduced();
+        line("");
+        writeSubtractUnreduced();
+        line("");
+        writeColumns(false);
+        line("");
+        writeColumns(true);
+        line("");
+        writeSubtractTwiceColumns();
+        line("");
+        writeReduceColumns();
         line("}");
         return out.toString();
     }
 
+    /** multiply or square: products into columns, then the reduction. */
     private void writeMultiply(boolean square) {
+        line("    @Override");
+        line(square ? "    void square(long[] a, long[] r) {" : "    void multiply(long[] a, long[] b, long[] r) {");
+        writeProducts(square);
+        writeReduction();
+        line("    }");
+    }
+
+    /** multiplyColumns or squareColumns: the products alone, as raw column sums. */
+    private void writeColumns(boolean square) {
+        line("    @Override");
+        line(square ? "    void squareColumns(long[] a, long[] w) {" : "    void multiplyColumns(long[] a, long[] b, long[] w) {");
+        writeProducts(square);
+        for (int k = 0; k < 2 * spec.limbs(); k++) {
+            line("        w[" + k + "] = c" + k + ";");
+        }
+        line("    }");
+    }
+
+    /** reduceColumns: the reduction of column sums (possibly negative ones) given in w. */
+    private void writeReduceColumns() {
+        int n = spec.limbs();
+        line("    @Override");
+        line("    void reduceColumns(long[] w, long[] r) {");
+        StringBuilder decl = new StringBuilder("        long lo, hi, m");
+        for (int k = 0; k < 2 * n; k++) {
+            decl.append(", c").append(k).append(" = w[").append(k).append(']');
+        }
+        line(decl.append(';').toString());
+        writeReduction();
+        line("    }");
+    }
+
+    /** subtractTwiceColumns: w1 - 2 w2 + 8m^2, column by column. */
+    private void writeSubtractTwiceColumns() {
+        line("    @Override");
+        line("    void subtractTwiceColumns(long[] w1, long[] w2, long[] r) {");
+        for (int k = 0; k < 2 * spec.limbs(); k++) {
+            line("        r[" + k + "] = w1[" + k + "] - (w2[" + k + "] << 1) + " + hex(eightMSquared[k]) + ";");
+        }
+        line("    }");
+    }
+
+    private void writeProducts(boolean square) {
         int n = spec.limbs();
         int b = spec.radix();
         int shift = 64 - b;
-        line("    @Override");
-        line(square ? "    void square(long[] a, long[] r) {" : "    void multiply(long[] a, long[] b, long[] r) {");
         for (int i = 0; i < n; i++) {
             line(square ? "        final long a" + i + " = a[" + i + "];"
                     : "        final long a" + i + " = a[" + i + "], b" + i + " = b[" + i + "];");
@@ -159,21 +227,30 @@ final class MontgomeryFieldSource {
                 product("a" + i, y, i + j, shift, b);
             }
         }
+    }
+
+    /**
+     * Word-by-word Montgomery reduction of the columns c0..c(2n-1) into r. Carries use arithmetic
+     * shifts, so columns may be negative as long as the whole value is not.
+     */
+    private void writeReduction() {
+        int n = spec.limbs();
+        int b = spec.radix();
+        int shift = 64 - b;
         for (int i = 0; i < n; i++) {
             line("        m = (c" + i + " * " + hex(mPrime) + ") & MASK;");
             line("        lo = m * " + hex(m[0]) + ";");
             line("        hi = Math.multiplyHigh(m, " + hex(m[0]) + ");");
-            line("        c" + (i + 1) + " += ((c" + i + " + (lo & MASK)) >>> " + b + ") + ((hi << " + shift + ") | (lo >>> " + b + "));");
+            line("        c" + (i + 1) + " += ((c" + i + " + (lo & MASK)) >> " + b + ") + ((hi << " + shift + ") | (lo >>> " + b + "));");
             for (int j = 1; j < n; j++) {
                 product("m", hex(m[j]), i + j, shift, b);
             }
         }
         for (int k = n; k < 2 * n - 1; k++) {
             line("        r[" + (k - n) + "] = c" + k + " & MASK;");
-            line("        c" + (k + 1) + " += c" + k + " >>> " + b + ";");
+            line("        c" + (k + 1) + " += c" + k + " >> " + b + ";");
         }
         line("        r[" + (n - 1) + "] = c" + (2 * n - 1) + ";");
-        line("    }");
     }
 
     private void product(String x, String y, int column, int shift, int b) {
@@ -202,6 +279,28 @@ final class MontgomeryFieldSource {
             line("        long s" + i + " = a[" + i + "] - b[" + i + "] + " + hex(twoM[i]) + ";");
         }
         reduceBelowTwoM();
+        line("    }");
+    }
+
+    private void writeAddUnreduced() {
+        line("    @Override");
+        line("    void addUnreduced(long[] a, long[] b, long[] r) {");
+        for (int i = 0; i < spec.limbs(); i++) {
+            line("        r[" + i + "] = a[" + i + "] + b[" + i + "];");
+        }
+        line("    }");
+    }
+
+    /** a - b + 4m limb by limb, with 4m as limbs that are each at least the largest limb of b. */
+    private void writeSubtractUnreduced() {
+        int n = spec.limbs();
+        long base = 1L << spec.radix();
+        line("    @Override");
+        line("    void subtractUnreduced(long[] a, long[] b, long[] r) {");
+        for (int i = 0; i < n; i++) {
+            long c = i == 0 ? fourM[0] + base : i < n - 1 ? fourM[i] + base - 1 : fourM[i] - 1;
+            line("        r[" + i + "] = a[" + i + "] - b[" + i + "] + " + hex(c) + ";");
+        }
         line("    }");
     }
 

@@ -94,6 +94,136 @@ class MontgomeryFieldTest {
 
     @ParameterizedTest
     @MethodSource("fields")
+    void unreducedSumsAndDifferences_multiplyAndSquareToTheRightResidue(MontgomeryField f) {
+        BigInteger m = f.modulus;
+        List<BigInteger[]> cases = pairs(m, 2000);
+        for (int i = 0; i < cases.size(); i++) {
+            BigInteger x = cases.get(i)[0];
+            BigInteger y = cases.get(i)[1];
+            BigInteger z = cases.get((i * 7 + 3) % cases.size())[0];
+            long[] a = representation(f, x);
+            long[] b = representation(f, y);
+            long[] c = representation(f, z);
+            long[] sum = f.newElement();
+            long[] difference = f.newElement();
+            long[] r = f.newElement();
+            f.addUnreduced(a, b, sum);
+            f.subtractUnreduced(a, b, difference);
+            f.multiply(sum, c, r);
+            assertBelowTwoM(f, r);
+            assertThat(value(f, r)).isEqualTo(x.add(y).multiply(z).mod(m));
+            f.multiply(sum, sum, r);
+            assertBelowTwoM(f, r);
+            assertThat(value(f, r)).isEqualTo(x.add(y).pow(2).mod(m));
+            f.square(sum, r);
+            assertBelowTwoM(f, r);
+            assertThat(value(f, r)).isEqualTo(x.add(y).pow(2).mod(m));
+            f.multiply(c, difference, r);
+            assertBelowTwoM(f, r);
+            assertThat(value(f, r)).isEqualTo(x.subtract(y).multiply(z).mod(m));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fields")
+    void differenceOfProducts_reducesOnceToTheRightResidue(MontgomeryField f) {
+        BigInteger m = f.modulus;
+        List<BigInteger[]> cases = pairs(m, 2000);
+        long[] w1 = f.newColumns();
+        long[] w2 = f.newColumns();
+        long[] t = f.newColumns();
+        long[] difference = f.newElement();
+        long[] r = f.newElement();
+        for (int i = 0; i < cases.size(); i++) {
+            BigInteger x = cases.get(i)[0];
+            BigInteger y = cases.get(i)[1];
+            BigInteger u = cases.get((i * 7 + 3) % cases.size())[0];
+            BigInteger v = cases.get((i * 5 + 1) % cases.size())[1];
+            long[] a = representation(f, x);
+            f.subtractUnreduced(representation(f, y), representation(f, u), difference);
+            f.multiplyColumns(a, difference, w1);
+            if (i % 2 == 0) {
+                f.squareColumns(representation(f, v), w2);
+            } else {
+                f.multiplyColumns(representation(f, v), representation(f, u), w2);
+            }
+            f.subtractTwiceColumns(w1, w2, t);
+            f.reduceColumns(t, r);
+            assertBelowTwoM(f, r);
+            BigInteger second = i % 2 == 0 ? v.multiply(v) : v.multiply(u);
+            assertThat(value(f, r)).as("x (y - u) - 2 w").isEqualTo(x.multiply(y.subtract(u)).subtract(second.shiftLeft(1)).mod(m));
+        }
+    }
+
+    /** The largest operands: a b at 2m - 1 times the largest unreduced difference, minus nothing, and 0 minus the largest 2 c d. */
+    @ParameterizedTest
+    @MethodSource("fields")
+    void differenceOfProducts_atItsBounds(MontgomeryField f) {
+        BigInteger twoMMinusOne = f.modulus.shiftLeft(1).subtract(BigInteger.ONE);
+        long[] top = raw(f, twoMMinusOne);
+        long[] zero = f.newElement();
+        long[] difference = f.newElement();
+        f.subtractUnreduced(top, zero, difference);
+        long[] w1 = f.newColumns();
+        long[] w2 = f.newColumns();
+        long[] t = f.newColumns();
+        long[] r = f.newElement();
+        f.multiplyColumns(top, difference, w1);
+        f.multiplyColumns(zero, zero, w2);
+        f.subtractTwiceColumns(w1, w2, t);
+        f.reduceColumns(t, r);
+        assertBelowTwoM(f, r);
+        assertThat(rawValue(f, r).mod(f.modulus)).isEqualTo(twoMMinusOne.multiply(rawValue(f, difference)).multiply(rInverse(f)).mod(f.modulus));
+        f.multiplyColumns(zero, zero, w1);
+        f.squareColumns(top, w2);
+        f.subtractTwiceColumns(w1, w2, t);
+        f.reduceColumns(t, r);
+        assertBelowTwoM(f, r);
+        assertThat(rawValue(f, r).mod(f.modulus)).isEqualTo(twoMMinusOne.pow(2).shiftLeft(1).negate().multiply(rInverse(f)).mod(f.modulus));
+    }
+
+    /** The largest operands the unreduced forms allow: every limb of a and c at its maximum (2m - 1), b = 0. */
+    @ParameterizedTest
+    @MethodSource("fields")
+    void unreducedForms_atTheirBounds(MontgomeryField f) {
+        BigInteger twoMMinusOne = f.modulus.shiftLeft(1).subtract(BigInteger.ONE);
+        long[] top = raw(f, twoMMinusOne);
+        long[] zero = f.newElement();
+        long[] sum = f.newElement();
+        long[] difference = f.newElement();
+        long[] r = f.newElement();
+        f.addUnreduced(top, top, sum);
+        f.square(sum, r);
+        assertBelowTwoM(f, r);
+        assertThat(rawValue(f, r).mod(f.modulus)).isEqualTo(rawValue(f, sum).pow(2).multiply(rInverse(f)).mod(f.modulus));
+        f.subtractUnreduced(top, zero, difference);
+        f.multiply(difference, top, r);
+        assertBelowTwoM(f, r);
+        assertThat(rawValue(f, r).mod(f.modulus)).isEqualTo(rawValue(f, difference).multiply(twoMMinusOne).multiply(rInverse(f)).mod(f.modulus));
+        f.subtractUnreduced(zero, top, difference);
+        for (long limb : difference) {
+            assertThat(limb).isNotNegative();
+        }
+        f.multiply(difference, top, r);
+        assertBelowTwoM(f, r);
+    }
+
+    private static BigInteger rInverse(MontgomeryField f) {
+        return BigInteger.ONE.shiftLeft(f.limbs * f.radix).modInverse(f.modulus);
+    }
+
+    private static long[] raw(MontgomeryField f, BigInteger v) {
+        long[] out = new long[f.limbs];
+        long mask = (1L << f.radix) - 1;
+        for (int i = 0; i < f.limbs; i++) {
+            BigInteger shifted = v.shiftRight(f.radix * i);
+            out[i] = i == f.limbs - 1 ? shifted.longValueExact() : shifted.longValue() & mask;
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @MethodSource("fields")
     void aliasedOperands_giveTheSameResults(MontgomeryField f) {
         BigInteger x = new BigInteger(f.modulus.bitLength() - 1, RANDOM);
         BigInteger y = new BigInteger(f.modulus.bitLength() - 1, RANDOM);
