@@ -38,16 +38,18 @@ final class ClusterCommand implements Runnable {
         String order;
         @Option(names = "--propagation", defaultValue = "ASYNC", description = "replication propagation SYNC or ASYNC (default ${DEFAULT-VALUE})")
         String propagation;
-        @Option(names = "--base-port", defaultValue = "18080", description = "HTTP ports start here (default ${DEFAULT-VALUE})")
+        @Option(names = "--base-port", defaultValue = "18080",
+                description = "HTTP ports start here, management ports 100 above (default ${DEFAULT-VALUE})")
         int basePort;
-        @Option(names = "--jgroups-base-port", defaultValue = "17800", description = "JGroups ports start here (default ${DEFAULT-VALUE})")
-        int jgroupsBasePort;
+        @Option(names = "--jgroups-base-port", description = "JGroups ports start here (default --base-port - 280: 17800)")
+        Integer jgroupsBasePort;
         @Option(names = "--authority-curve", defaultValue = "nistP256", description = "curve of the RCA, EA and AA keys (default ${DEFAULT-VALUE})")
         String authorityCurve;
 
         ClusterSpec spec() {
             return new ClusterSpec(projectDir.toAbsolutePath(), workDir.toAbsolutePath(), eaReplicas, operators, aas,
-                    order.toUpperCase(), propagation.toUpperCase(), basePort, jgroupsBasePort, authorityCurve);
+                    order.toUpperCase(), propagation.toUpperCase(), basePort,
+                    jgroupsBasePort != null ? jgroupsBasePort : ClusterSpec.defaultJgroupsBasePort(basePort), authorityCurve);
         }
     }
 

@@ -2,12 +2,17 @@ package eu.vpki.loadclient.cluster;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The shape of a local cluster: replica counts, consistency mode, where it runs and which ports it
  * uses. Ports: RCA base+1, DC base+2, Operators base+4.., EA replicas base+10.., AAs base+30..;
  * each service's management (actuator) port: its port + {@value #MANAGEMENT_OFFSET}; JGroups of the
- * EA/Operator group: jgroupsBase+i; each replica's redis-server (on a network namespace host)
+ * EA/Operator group: jgroupsBase+i (by default {@link #defaultJgroupsBasePort}: base-280, so that
+ * the base port alone moves every port); each replica's redis-server (on a network namespace host)
  * base+50+i.
  *
  * @param appendFsync      {@code appendfsync} of every replica's redis-server: always, everysec or no
@@ -51,6 +56,53 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
 
     /** A service's management (actuator: health, metrics) port is its public port + this. */
     public static final int MANAGEMENT_OFFSET = 100;
+    /** The JGroups ports start this far below the HTTP base port unless given (18080 gives 17800). */
+    private static final int JGROUPS_BELOW_BASE = 280;
+
+    /** The JGroups base port when none is given: {@code basePort} - 280 (18080 gives 17800, 28080 gives 27800). */
+    public static int defaultJgroupsBasePort(int basePort) {
+        return basePort - JGROUPS_BELOW_BASE;
+    }
+
+    /**
+     * Every TCP port the services listen on when they all share one address (loopback): public and
+     * management HTTP ports, then JGroups ports (there, each redis-server takes a free port).
+     */
+    public List<Integer> loopbackPorts() {
+        List<Integer> http = new ArrayList<>(List.of(rcaPort(), dcPort()));
+        for (int i = 0; i < operatorReplicas; i++) {
+            http.add(operatorPort(i));
+        }
+        for (int i = 0; i < eaReplicas; i++) {
+            http.add(eaPort(i));
+        }
+        for (int i = 0; i < aas; i++) {
+            http.add(aaPort(i));
+        }
+        List<Integer> all = new ArrayList<>(http);
+        http.forEach(p -> all.add(managementPort(p)));
+        for (int m = 0; m < groupSize(); m++) {
+            all.add(jgroupsPort(m));
+        }
+        return all;
+    }
+
+    /**
+     * Fails if, on one shared address, a port would be used twice (for example {@code --jgroups-base-port}
+     * on the management ports) or lies outside 1..65535.
+     */
+    public void requireDistinctLoopbackPorts() {
+        List<Integer> used = loopbackPorts();
+        Set<Integer> seen = new HashSet<>();
+        List<Integer> twice = used.stream().filter(p -> !seen.add(p)).distinct().sorted().toList();
+        List<Integer> outOfRange = used.stream().filter(p -> p < 1 || p > 65_535).sorted().toList();
+        if (!twice.isEmpty() || !outOfRange.isEmpty()) {
+            throw new IllegalArgumentException("ports " + (twice.isEmpty() ? outOfRange + " out of range" : twice + " would be used twice")
+                    + ": HTTP ports are --base-port + 1, 2, 4.. (Operators), 10.. (EA replicas), 30.. (AAs), each with a management port "
+                    + MANAGEMENT_OFFSET + " above it; JGroups ports --jgroups-base-port + 0.." + (groupSize() - 1)
+                    + " (--base-port " + basePort + ", --jgroups-base-port " + jgroupsBasePort + ")");
+        }
+    }
 
     int rcaPort() {
         return basePort + 1;

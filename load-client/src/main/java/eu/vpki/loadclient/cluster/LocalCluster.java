@@ -12,6 +12,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -160,6 +162,32 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Fails, before anything starts, if on loopback a port of {@code spec} would be used twice or is
+     * already listened on (another cluster, another program): a service that cannot bind exits, but its
+     * health check could meanwhile be answered by whoever holds the port, and the launcher would talk to
+     * a foreign cluster.
+     */
+    static void refuseUnusableLoopbackPorts(ClusterSpec spec) {
+        spec.requireDistinctLoopbackPorts();
+        List<Integer> taken = spec.loopbackPorts().stream().filter(p -> !bindable(p)).toList();
+        if (!taken.isEmpty()) {
+            throw new IllegalStateException("ports " + taken + " are in use (another cluster?): give this cluster other ports with"
+                    + " --base-port (every port follows it unless --jgroups-base-port is given; clusters whose base ports are"
+                    + " 500 apart share none)");
+        }
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true); // as the services do: a port left in TIME_WAIT by a stopped cluster is free
+            s.bind(new InetSocketAddress(port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     public Endpoints endpoints() {
         return endpoints;
     }
@@ -188,6 +216,9 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     private void boot(java.util.function.Consumer<String> log) {
+        if (network instanceof LoopbackNetwork) {
+            refuseUnusableLoopbackPorts(spec);
+        }
         Path work = spec.workDir().toAbsolutePath();
         Path logs = work.resolve("logs");
         Path secrets = work.resolve("secrets");
