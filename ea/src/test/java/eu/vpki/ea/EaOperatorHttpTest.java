@@ -14,7 +14,7 @@ import eu.vpki.ea.testing.SimulatedAa;
 import eu.vpki.ea.testing.SimulatedStation;
 import eu.vpki.ea.testing.TestReplicas;
 import eu.vpki.operator.OperatorApplication;
-import eu.vpki.operator.core.OperatorCredentials;
+import eu.vpki.operator.web.OperatorCredentials;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,8 +73,8 @@ class EaOperatorHttpTest {
         Path ctl = Files.write(dir.resolve("ctl.oer"), TrustLists.signCtl(new RcaCtl(true, 1, TestPki.NOW.plus(Duration.ofDays(7)),
                 List.of(new CtlEntry.Ea(PKI.ea, "http://127.0.0.1/ea/enrolment", "http://127.0.0.1/ea/authorization-validation"),
                         new CtlEntry.Aa(PKI.aa, "http://127.0.0.1/aa/")), List.of()), TestPki.NOW, PKI.rootSigner(), PKI.root));
-        Path credentials = Files.write(dir.resolve("operators"), List.of("op-1:" + OperatorCredentials.hashOf("token-1"),
-                "op-2:" + OperatorCredentials.hashOf("token-2")));
+        Path credentials = Files.write(dir.resolve("operators"), List.of(OperatorCredentials.line("op-1", "token-1"),
+                OperatorCredentials.line("op-2", "token-2")));
         int opPort = TestReplicas.freePort();
         int eaPort = TestReplicas.freePort();
         String hosts = "127.0.0.1[" + opPort + "],127.0.0.1[" + eaPort + "]";

@@ -1,6 +1,5 @@
 package eu.vpki.operator.web;
 
-import eu.vpki.operator.core.OperatorCredentials;
 import eu.vpki.shell.security.BearerApi;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
