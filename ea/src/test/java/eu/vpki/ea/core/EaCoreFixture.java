@@ -52,7 +52,9 @@ final class EaCoreFixture implements AutoCloseable {
 
     /** The enrolment service of another replica over the same (applied) fleet state: its own local replay cache. */
     EnrolmentService anotherReplica() {
-        return new EnrolmentService(identity, fleet, replica, clock, new SecureRandom(), EaSettings.DEFAULTS, registry);
+        CaffeineReplayCache own = new CaffeineReplayCache("ea-enrolment-other", EaSettings.DEFAULTS.requestWindow()
+                .plus(EaSettings.DEFAULTS.clockSkew()), 10_000, CaffeineReplayCache.WhenFull.REFUSE, clock, registry);
+        return new EnrolmentService(identity, fleet, replica, clock, new SecureRandom(), EaSettings.DEFAULTS, own, audit, registry);
     }
 
     /** Registers a station as its operator would (one replicated command). */

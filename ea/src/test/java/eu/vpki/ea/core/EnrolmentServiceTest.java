@@ -246,11 +246,11 @@ class EnrolmentServiceTest {
             assertRefused(registered.initialRequestSignedBy(EA, NOW, SubjectAttributes.permissions(SimulatedStation.EC_REQUEST),
                     stranger.canonicalKey), EtsiCodes.Enrolment.INVALIDSIGNATURE, registered);
         }
-        assertThat(ea.enrolment.rememberedRequests()).isZero();
+        assertThat(ea.replays.size()).isZero();
 
         var genuine = registered.initialRequest(EA, NOW);
         assertThat(registered.readResponse(ea.enrolment.enrol(genuine.body()), genuine, EA).ok()).isTrue();
-        assertThat(ea.enrolment.rememberedRequests()).isEqualTo(1);
+        assertThat(ea.replays.size()).isEqualTo(1);
     }
 
     @Test
