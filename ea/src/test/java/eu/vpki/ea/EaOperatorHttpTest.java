@@ -10,11 +10,12 @@ import eu.vpki.common.etsi.ts102941.TrustLists;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.StreamedPost;
 import eu.vpki.ea.testing.SimulatedAa;
 import eu.vpki.ea.testing.SimulatedStation;
 import eu.vpki.ea.testing.TestReplicas;
 import eu.vpki.operator.OperatorApplication;
-import eu.vpki.operator.core.OperatorCredentials;
+import eu.vpki.operator.web.OperatorCredentials;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -73,8 +76,8 @@ class EaOperatorHttpTest {
         Path ctl = Files.write(dir.resolve("ctl.oer"), TrustLists.signCtl(new RcaCtl(true, 1, TestPki.NOW.plus(Duration.ofDays(7)),
                 List.of(new CtlEntry.Ea(PKI.ea, "http://127.0.0.1/ea/enrolment", "http://127.0.0.1/ea/authorization-validation"),
                         new CtlEntry.Aa(PKI.aa, "http://127.0.0.1/aa/")), List.of()), TestPki.NOW, PKI.rootSigner(), PKI.root));
-        Path credentials = Files.write(dir.resolve("operators"), List.of("op-1:" + OperatorCredentials.hashOf("token-1"),
-                "op-2:" + OperatorCredentials.hashOf("token-2")));
+        Path credentials = Files.write(dir.resolve("operators"), List.of(OperatorCredentials.line("op-1", "token-1"),
+                OperatorCredentials.line("op-2", "token-2")));
         int opPort = TestReplicas.freePort();
         int eaPort = TestReplicas.freePort();
         String hosts = "127.0.0.1[" + opPort + "],127.0.0.1[" + eaPort + "]";
@@ -160,6 +163,60 @@ class EaOperatorHttpTest {
                 ea.getBean(Replica.class).stateDigest().equals(operator.getBean(Replica.class).stateDigest()));
     }
 
+    /**
+     * A 1 GiB body, chunked or with a length header, to the EA and to the Operator (with and without a
+     * valid token): 413 {@code OVERSIZE_INPUT} before the body is buffered; the client could hand over
+     * only a small part of the gigabyte before the server closed the connection; the heap (after a
+     * full GC, before and after) grew by less than 10 MB; the replicated state is unchanged.
+     */
+    @Test
+    void oneGigabytePosts_areRefusedWith413_beforeBuffering_andTheHeapDoesNotGrow() throws Exception {
+        String before = ea.getBean(Replica.class).stateDigest();
+        long gigabyte = 1L << 30;
+        long heapBefore = usedHeapAfterGc();
+
+        List<StreamedPost> answers = List.of(
+                StreamedPost.send(URI.create(eaUrl + "/ea/enrolment"), "application/x-its-request", gigabyte, null, Map.of()),
+                StreamedPost.send(URI.create(eaUrl + "/ea/authorization-validation"), "application/x-its-request", gigabyte, null, Map.of()),
+                StreamedPost.send(URI.create(eaUrl + "/ea/enrolment"), "application/x-its-request", gigabyte, gigabyte, Map.of()),
+                // a length header that lies: the stream still stops at the limit
+                StreamedPost.send(URI.create(eaUrl + "/ea/enrolment"), "application/x-its-request", gigabyte, 100L, Map.of()),
+                // an endless JSON string: valid for as long as it is read
+                StreamedPost.send(URI.create(operatorUrl + "/operator/v1/stations"), "application/json", "{\"stations\":[{\"canonicalId\":\"",
+                        gigabyte, null, Map.of("Authorization", "Bearer token-1")),
+                StreamedPost.send(URI.create(operatorUrl + "/operator/v1/stations"), "application/json", gigabyte, gigabyte,
+                        Map.of("Authorization", "Bearer token-1")),
+                StreamedPost.send(URI.create(operatorUrl + "/operator/v1/stations"), "application/json", gigabyte, null, Map.of()));
+
+        long heapAfter = usedHeapAfterGc();
+        for (int i = 0; i < answers.size(); i++) {
+            StreamedPost a = answers.get(i);
+            if (i == 3) {
+                // 100 bytes declared and read: the EA answers them (not decryptable), the rest is never read as this request
+                assertThat(a.status()).as("lying length").isEqualTo(400);
+            } else if (i == answers.size() - 1) {
+                // no token: a chunked body is refused by authentication before anything reads it
+                assertThat(a.status()).as("no token").isEqualTo(401);
+            } else {
+                assertThat(a.status()).as("answer " + i).isEqualTo(413);
+                assertThat(a.headers().get("content-type")).startsWith("application/problem+json");
+                assertThat(a.body()).contains("\"code\":102", "\"error\":\"OVERSIZE_INPUT\"");
+                assertThat(a.headers().get("connection")).isEqualTo("close");
+            }
+            assertThat(a.sent()).as("bytes the server let in, answer " + i).isLessThan(64L << 20);
+        }
+        assertThat(heapAfter - heapBefore).as("heap growth in bytes").isLessThan(10L << 20);
+        assertThat(ea.getBean(Replica.class).stateDigest()).isEqualTo(before);
+    }
+
+    /** Used heap after a full collection: what is still held, not garbage waiting to be collected. */
+    private static long usedHeapAfterGc() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        memory.gc();
+        memory.gc();
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+
     @Test
     void badInputAtTheEaEndpoints_getTheRightAnswerAndChangeNothing() {
         String before = ea.getBean(Replica.class).stateDigest();
@@ -177,8 +234,9 @@ class EaOperatorHttpTest {
         HttpResponse<byte[]> refused = post(eaUrl + "/ea/enrolment", "application/x-its-request", request.body());
         assertThat(refused.statusCode()).isEqualTo(200);
         assertThat(unknown.readResponse(refused.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.UNKNOWNITS);
+        // sent again: still unknownits (an unregistered sender is refused before the replay check, and never enters the cache)
         HttpResponse<byte[]> replayed = post(eaUrl + "/ea/enrolment", "application/x-its-request", request.body());
-        assertThat(unknown.readResponse(replayed.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.DENIEDREQUEST);
+        assertThat(unknown.readResponse(replayed.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.UNKNOWNITS);
 
         TestPki otherPki = new TestPki(EtsiCurve.NIST_P256);
         SimulatedStation stranger = new SimulatedStation("HTTP-STRANGER", EtsiCurve.NIST_P256);

@@ -3,6 +3,7 @@ package eu.vpki.loadclient;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.loadclient.cluster.LocalCluster;
+import eu.vpki.loadclient.cluster.OperatorCredentialsFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,7 +28,7 @@ import java.util.concurrent.Callable;
  * changes nothing. The local cluster does the same steps itself ({@link LocalCluster}).
  */
 @Command(name = "bootstrap", mixinStandardHelpOptions = true, description = "First start of a PKI: secrets, EA and AA certificates.",
-        subcommands = {BootstrapCommand.Secrets.class, BootstrapCommand.Certify.class})
+        subcommands = {BootstrapCommand.Secrets.class, BootstrapCommand.Certify.class, BootstrapCommand.MigrateCredentials.class})
 final class BootstrapCommand implements Runnable {
     @Override
     public void run() {
@@ -50,8 +51,28 @@ final class BootstrapCommand implements Runnable {
             String operatorToken = writeOnce(dir.resolve("operator-token"), token(random));
             writeOnce(dir.resolve("admin-token"), token(random));
             writeOnce(dir.resolve("keystore-password"), token(random));
-            writeOnce(dir.resolve("operator-credentials"), operatorId + ":" + LocalCluster.sha256Hex(operatorToken) + "\n");
+            writeOnce(dir.resolve("operator-credentials"), OperatorCredentialsFile.line(operatorId, operatorToken) + "\n");
             System.out.println("secrets in " + dir);
+            return 0;
+        }
+    }
+
+    @Command(name = "migrate-credentials", mixinStandardHelpOptions = true, description = {
+            "Rewrite an Operator credentials file of old unsalted lines (operatorId:sha256hex) into salted bcrypt lines",
+            "(operatorId:{bcrypt}...) in place, without the tokens: operators keep their tokens. Other lines are kept."})
+    static final class MigrateCredentials implements Callable<Integer> {
+        @Option(names = "--file", required = true, description = "the credentials file (vpki.operator.credentials-file)")
+        Path file;
+
+        @Override
+        public Integer call() throws IOException {
+            java.util.List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            java.util.List<String> migrated = OperatorCredentialsFile.migrate(lines);
+            long changed = java.util.stream.IntStream.range(0, lines.size()).filter(i -> !lines.get(i).equals(migrated.get(i))).count();
+            Path next = file.resolveSibling(file.getFileName() + ".migrating");
+            Files.write(next, migrated, StandardCharsets.UTF_8);
+            Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            System.out.println(changed + " line(s) of " + file + " migrated to {bcrypt}");
             return 0;
         }
     }

@@ -17,7 +17,8 @@ import java.io.InputStream;
  * The AA's access point: {@code POST} of a raw COER AuthorizationRequest as
  * {@code application/x-its-request}; the answer is always HTTP 200 {@code application/x-its-response}
  * with an encrypted AuthorizationResponse (an AT or a response code), except where no such answer can
- * exist: wrong content type (415), body over {@code vpki.aa.max-request-bytes} (413), a body the AA
+ * exist: wrong content type (415), body over {@code vpki.aa.max-request-bytes} (413: the service shell's
+ * {@code RequestBodyLimitFilter} cuts the body stream off there, before anything buffers it), a body the AA
  * cannot decrypt (400); those are the services' RFC 7807 problems ({@link Problems}), with our error code
  * and no internal detail.
  */
@@ -26,11 +27,9 @@ public final class AuthorizationEndpoint {
     public static final MediaType ITS_RESPONSE = MediaType.parseMediaType("application/x-its-response");
 
     private final AuthorizationService service;
-    private final int maxRequestBytes;
 
-    public AuthorizationEndpoint(AuthorizationService service, int maxRequestBytes) {
+    public AuthorizationEndpoint(AuthorizationService service) {
         this.service = service;
-        this.maxRequestBytes = maxRequestBytes;
     }
 
     public ServerResponse authorize(ServerRequest request) throws IOException {
@@ -39,15 +38,9 @@ public final class AuthorizationEndpoint {
             return problem(Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, ErrorCode.UNEXPECTED_CONTENT,
                     "POST an AuthorizationRequest as application/x-its-request" + (type == null ? "" : ", not " + type)));
         }
-        if (request.headers().contentLength().orElse(0) > maxRequestBytes) {
-            return tooLarge();
-        }
         byte[] body;
         try (InputStream in = request.servletRequest().getInputStream()) {
-            body = in.readNBytes(maxRequestBytes + 1);
-        }
-        if (body.length > maxRequestBytes) {
-            return tooLarge();
+            body = in.readAllBytes();
         }
         AuthorizationOutcome outcome = service.authorize(body);
         if (outcome instanceof AuthorizationOutcome.Answered answered) {
@@ -56,10 +49,6 @@ public final class AuthorizationEndpoint {
         AuthorizationOutcome.Undecryptable undecryptable = (AuthorizationOutcome.Undecryptable) outcome;
         return problem(Problems.of(undecryptable.reason(),
                 undecryptable.reason().summary() + ": no key to encrypt an AuthorizationResponse with"));
-    }
-
-    private ServerResponse tooLarge() {
-        return problem(Problems.of(ErrorCode.OVERSIZE_INPUT, "an AuthorizationRequest is at most " + maxRequestBytes + " bytes here"));
     }
 
     private static ServerResponse problem(ProblemDetail problem) {

@@ -14,7 +14,7 @@ import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.dc.DcApplication;
 import eu.vpki.ea.EaApplication;
 import eu.vpki.operator.OperatorApplication;
-import eu.vpki.operator.core.OperatorCredentials;
+import eu.vpki.operator.web.OperatorCredentials;
 import eu.vpki.rca.RcaApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -115,7 +115,7 @@ public final class LocalPki implements AutoCloseable {
             dir = Files.createTempDirectory("vpki-aa-e2e");
             Files.writeString(dir.resolve("keystore-password"), "keystore-password-for-tests\n");
             Files.writeString(dir.resolve("admin-token"), ADMIN_TOKEN + "\n");
-            Files.writeString(dir.resolve("operators"), OPERATOR + ":" + OperatorCredentials.hashOf(OPERATOR_TOKEN) + "\n");
+            Files.writeString(dir.resolve("operators"), OperatorCredentials.line(OPERATOR, OPERATOR_TOKEN) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,6 +7,8 @@ import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.shell.limits.RequestBodyLimit;
+import eu.vpki.shell.limits.RequestBodyLimitFilter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.web.servlet.MockMvc;
@@ -15,6 +17,7 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.servlet.function.RouterFunctions;
 
 import java.io.IOException;
+import java.util.List;
 
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +32,9 @@ class AuthorizationEndpointTest {
 
     private final AaFixture aa = new AaFixture(PKI);
     private final MockMvc mvc = MockMvcBuilders.routerFunctions(RouterFunctions.route()
-            .POST("/aa/authorization", new AuthorizationEndpoint(aa.service, 4096)::authorize).build()).build();
+            .POST("/aa/authorization", new AuthorizationEndpoint(aa.service)::authorize).build())
+            .addFilters(new RequestBodyLimitFilter(List.of(new RequestBodyLimit("vpki.aa.max-request-bytes", List.of("/aa/authorization"), 4096)),
+                    65536)).build();
 
     @AfterEach
     void tearDown() throws IOException {

@@ -106,6 +106,8 @@ public enum ErrorCode {
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
     API_DISABLED(601, "this API is disabled by configuration",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    TOO_MANY_ATTEMPTS(602, "too many failed authentication attempts from this client; retry later",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
 
     // 7xx: fleet administration (Operator REST) and the replicated fleet state
     DUPLICATE_ID(700, "an identifier is already registered or given twice",

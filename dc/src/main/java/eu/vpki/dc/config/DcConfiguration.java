@@ -6,6 +6,7 @@ import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.dc.core.DistributionCentre;
 import eu.vpki.dc.core.RcaPull;
 import eu.vpki.dc.core.TrustedRoots;
+import eu.vpki.shell.limits.RequestBodyLimit;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,12 @@ import java.util.List;
 @EnableConfigurationProperties({DcProperties.class, RcaLinkProperties.class})
 public class DcConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(DcConfiguration.class);
+
+    /** Lists pushed to {@code /publish/**} over {@code vpki.dc.max-list-bytes} are refused (413) by the service shell before they are buffered. */
+    @Bean
+    RequestBodyLimit publishRequestBodyLimit(DcProperties dc) {
+        return new RequestBodyLimit("vpki.dc.max-list-bytes", List.of("/publish/**"), dc.maxListBytes().toBytes());
+    }
 
     @Bean
     HttpClient dcHttpClient() {

@@ -2,6 +2,7 @@ package eu.vpki.ea.config;
 
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.distribution.TrustListClient;
+import eu.vpki.shell.limits.RequestBodyLimit;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
@@ -26,12 +27,19 @@ import redis.clients.jedis.JedisPool;
 
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 
 /** Reads the configuration and wires the EA core: the only place that knows both. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({EaProperties.class, RcaProperties.class, DcProperties.class})
 public class EaConfiguration {
+    /** Bodies of the EA's endpoints over {@code vpki.ea.max-request-bytes} are refused (413) by the service shell before anything buffers them. */
+    @Bean
+    RequestBodyLimit eaRequestBodyLimit(EaProperties properties) {
+        return new RequestBodyLimit("vpki.ea.max-request-bytes", List.of("/ea/**"), properties.maxRequestBytes());
+    }
+
     private static final Logger log = LoggerFactory.getLogger(EaConfiguration.class);
 
     /** The replicated fleet state: the service shell joins the replica to the group and watches its health. */

@@ -4,6 +4,7 @@ import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.HashAlgorithm;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
 import eu.vpki.common.etsi.ts102941.EnrolmentMessages;
 import eu.vpki.common.etsi.ts102941.SubjectAttributes;
@@ -69,8 +70,9 @@ public final class EnrolmentService {
     private final EaMetrics metrics;
 
     /**
-     * @param replays request fingerprints seen within {@code settings.requestWindow() + clockSkew()} (the
-     *                service shell's cache; local to this replica)
+     * @param replays fingerprints (SHA-256 of the decrypted request) of requests of authenticated stations that
+     *                passed every check, kept for {@code settings.requestWindow() + clockSkew()} (the service
+     *                shell's cache; local to this replica; replays at other replicas: the fleet state)
      * @param audit   the EA's audit log: one event per issued EC
      */
     public EnrolmentService(EaIdentity ea, FleetState fleet, Replica replica, Clock clock, SecureRandom random,
@@ -123,11 +125,9 @@ public final class EnrolmentService {
         EnrolmentMessages.ReceivedEcRequest received = EnrolmentMessages.parseRequest(request);
         SignedMessage outer = received.outerSignature();
         Instant now = clock.instant();
-        requireFresh(outer.generationTime()
-                .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "request carries no generation time")), now);
-        if (!replays.firstSeen(request.requestHash())) {
-            throw new PkiException(ErrorCode.REPLAYED_REQUEST, "request already received within " + settings.requestWindow());
-        }
+        Instant generated = outer.generationTime()
+                .orElseThrow(() -> new PkiException(ErrorCode.OUTDATED_REQUEST, "request carries no generation time"));
+        requireFresh(generated, now);
 
         StationRecord station;
         Optional<EcRecord> superseded;
@@ -135,6 +135,7 @@ public final class EnrolmentService {
             FleetState.StationAndLatestEc read = registeredStation(received.request().itsId());
             station = read.station().orElseThrow();
             outer.requireSelfSignedBy(station.canonicalKey(), ErrorCode.CANONICAL_KEY_MISMATCH);
+            requireNewerThan(read.latestEc(), generated, station.canonicalId());
             superseded = read.latestEc().filter(ec -> ec.status() == EcRecord.Status.ACTIVE);
         } else {
             HashedId8 currentId = outer.signerDigest().orElseThrow();
@@ -153,6 +154,7 @@ public final class EnrolmentService {
             }
             station = read.station()
                     .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_STATION, "station of EC " + currentId + " is gone"));
+            requireNewerThan(Optional.of(current), generated, station.canonicalId());
             superseded = Optional.of(current);
         }
         if (station.status() != StationStatus.ACTIVE) {
@@ -163,9 +165,14 @@ public final class EnrolmentService {
         GeographicRegion region = region(requested.region(), station);
         Validity validity = validity(requested.validity(), station, now);
 
+        // the last check: only a request of an authenticated station that passed every other check is remembered,
+        // keyed on what it says (the decrypted request), not on how it was encrypted
+        if (!replays.firstSeen(HashAlgorithm.SHA256.digest(request.plaintext()))) {
+            throw new PkiException(ErrorCode.REPLAYED_REQUEST, "request already received at this replica within " + settings.requestWindow());
+        }
         EtsiCertificate ec = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(validity,
                 received.request().verificationKey(), received.request().encryptionKey(), region), ea.certificate(), ea.signer());
-        EcRecord issued = new EcRecord(ec, station.canonicalId(), EcRecord.Status.ACTIVE, versions.next());
+        EcRecord issued = new EcRecord(ec, station.canonicalId(), EcRecord.Status.ACTIVE, versions.next(), generated);
         Optional<EcRecord> old = superseded.map(s -> s.superseded(versions.nextAbove(s.version())));
         Acknowledgement ack = replicate(issued, old);
         audit.event("ec-issued", "ec", ec.hashedId8().toHex(), "station", station.canonicalId(), "operator", station.operatorId(),
@@ -175,14 +182,28 @@ public final class EnrolmentService {
     }
 
     /**
-     * A request is fresh if its generation time lies in {@code [now - request-window, now + clock-skew]};
-     * a fresh request whose fingerprint the replay cache already holds is a replay (the cache keeps
+     * A request is fresh if its generation time lies in {@code [now - request-window, now + clock-skew]}.
+     * Replays are refused later, once the station is authenticated: by the fleet state at every replica
+     * ({@link #requireNewerThan}) and by this replica's cache of decrypted requests (it keeps
      * fingerprints for the window plus the skew, after which the freshness check refuses them anyway).
      */
     private void requireFresh(Instant generationTime, Instant now) {
         if (generationTime.isBefore(now.minus(settings.requestWindow())) || generationTime.isAfter(now.plus(settings.clockSkew()))) {
             throw new PkiException(ErrorCode.OUTDATED_REQUEST, "generation time " + generationTime + " outside ["
                     + now.minus(settings.requestWindow()) + ", " + now.plus(settings.clockSkew()) + "]");
+        }
+    }
+
+    /**
+     * Replicated replay check: a station's request must be newer than the request its latest EC answered
+     * (kept with the EC in the fleet state, so every replica that applied the EC refuses a replay of it, or
+     * of anything older, however it is re-encrypted).
+     */
+    private static void requireNewerThan(Optional<EcRecord> latest, Instant generated, String stationId) {
+        Instant previous = latest.map(EcRecord::requestTime).orElse(null);
+        if (previous != null && !generated.isAfter(previous)) {
+            throw new PkiException(ErrorCode.REPLAYED_REQUEST, "request of station " + stationId + " generated at " + generated
+                    + ", not after the request of its latest EC (" + previous + ")");
         }
     }
 

@@ -1,8 +1,5 @@
 package eu.vpki.ea.web;
 
-import eu.vpki.common.error.ErrorCode;
-import eu.vpki.common.error.PkiException;
-import eu.vpki.ea.config.EaProperties;
 import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EnrolmentService;
 import org.springframework.http.MediaType;
@@ -14,7 +11,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * TS 102 941 endpoints of the EA (Annex D conventions): POST the raw COER request with
  * {@code Content-Type: application/x-its-request}; the answer is HTTP 200 with
- * {@code application/x-its-response} (also for refusals, which are encrypted ETSI responses).
+ * {@code application/x-its-response} (also for refusals, which are encrypted ETSI responses). A body over
+ * {@code vpki.ea.max-request-bytes} never gets here: the service shell refuses it (413) before it is buffered.
  * <ul>
  *   <li>{@value #ENROLMENT}: the EA's {@code itsAccessPoint} (enrolment and re-enrolment)</li>
  *   <li>{@value #VALIDATION}: the EA's {@code aaAccessPoint} (authorization validation, AAs only)</li>
@@ -29,28 +27,19 @@ public class EaController {
 
     private final EnrolmentService enrolment;
     private final AuthorizationValidationService validation;
-    private final int maxRequestBytes;
 
-    public EaController(EnrolmentService enrolment, AuthorizationValidationService validation, EaProperties properties) {
+    public EaController(EnrolmentService enrolment, AuthorizationValidationService validation) {
         this.enrolment = enrolment;
         this.validation = validation;
-        this.maxRequestBytes = properties.maxRequestBytes();
     }
 
     @PostMapping(path = ENROLMENT, consumes = "application/x-its-request")
     public ResponseEntity<byte[]> enrol(@RequestBody byte[] body) {
-        return ResponseEntity.ok().contentType(ITS_RESPONSE).body(enrolment.enrol(limited(body)));
+        return ResponseEntity.ok().contentType(ITS_RESPONSE).body(enrolment.enrol(body));
     }
 
     @PostMapping(path = VALIDATION, consumes = "application/x-its-request")
     public ResponseEntity<byte[]> validate(@RequestBody byte[] body) {
-        return ResponseEntity.ok().contentType(ITS_RESPONSE).body(validation.validate(limited(body)));
-    }
-
-    private byte[] limited(byte[] body) {
-        if (body.length > maxRequestBytes) {
-            throw new PkiException(ErrorCode.OVERSIZE_INPUT, body.length + " bytes, at most " + maxRequestBytes + " (vpki.ea.max-request-bytes)");
-        }
-        return body;
+        return ResponseEntity.ok().contentType(ITS_RESPONSE).body(validation.validate(body));
     }
 }

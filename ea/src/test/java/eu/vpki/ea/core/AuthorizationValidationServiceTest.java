@@ -116,7 +116,7 @@ class AuthorizationValidationServiceTest {
     void supersededEc_isUnknown() {
         SimulatedStation station = ea.enrolled("VIN-SUPER", EtsiCurve.NIST_P256);
         OutgoingRequest withOldEc = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
-        var again = station.initialRequest(EA, NOW);
+        var again = station.initialRequest(EA, NOW.plusSeconds(1));
         assertThat(station.readResponse(ea.enrolment.enrol(again.body()), again, EA).ok()).isTrue();
         assertRefused(withOldEc, EtsiCodes.Validation.UNKNOWNITS);
     }

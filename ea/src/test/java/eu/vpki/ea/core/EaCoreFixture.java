@@ -50,6 +50,13 @@ final class EaCoreFixture implements AutoCloseable {
                 id -> Optional.ofNullable(Map.of(PKI.aa.hashedId8(), PKI.aa).get(id)), clock, random, audit, registry);
     }
 
+    /** The enrolment service of another replica over the same (applied) fleet state: its own local replay cache. */
+    EnrolmentService anotherReplica() {
+        CaffeineReplayCache own = new CaffeineReplayCache("ea-enrolment-other", EaSettings.DEFAULTS.requestWindow()
+                .plus(EaSettings.DEFAULTS.clockSkew()), 10_000, CaffeineReplayCache.WhenFull.REFUSE, clock, registry);
+        return new EnrolmentService(identity, fleet, replica, clock, new SecureRandom(), EaSettings.DEFAULTS, own, audit, registry);
+    }
+
     /** Registers a station as its operator would (one replicated command). */
     void register(StationRecord station) {
         replica.submit(FleetCommands.register(station.operatorId(), List.of(station.withVersion(versions.next())))).join();

@@ -16,6 +16,7 @@ import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.testing.LogCapture;
 import eu.vpki.common.testing.RedisFixtureExtension;
 import ch.qos.logback.classic.Level;
+import eu.vpki.ea.testing.ReEncoding;
 import eu.vpki.ea.testing.SimulatedStation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -80,7 +81,7 @@ class EnrolmentServiceTest {
         SimulatedStation station = ea.enrolled("VIN-RE", EtsiCurve.BRAINPOOL_P256R1);
         EtsiCertificate first = station.ec();
 
-        var request = station.reEnrolmentRequest(EA, NOW);
+        var request = station.reEnrolmentRequest(EA, NOW.plusSeconds(1));
         var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
 
         assertThat(result.ok()).isTrue();
@@ -92,9 +93,9 @@ class EnrolmentServiceTest {
     @Test
     void reEnrolment_withASupersededEc_isRefusedAsBadStatus() {
         SimulatedStation station = ea.enrolled("VIN-OLD", EtsiCurve.NIST_P256);
-        var stale = station.reEnrolmentRequest(EA, NOW);
+        var stale = station.reEnrolmentRequest(EA, NOW.plusSeconds(1));
         // the station enrols again with its canonical key: the first EC is superseded
-        var replacement = station.initialRequest(EA, NOW);
+        var replacement = station.initialRequest(EA, NOW.plusSeconds(2));
         assertThat(station.readResponse(ea.enrolment.enrol(replacement.body()), replacement, EA).ok()).isTrue();
 
         assertRefused(stale, EtsiCodes.Enrolment.BADITSSTATUS, station);
@@ -198,6 +199,68 @@ class EnrolmentServiceTest {
 
         assertRefused(request, EtsiCodes.Enrolment.DENIEDREQUEST, station);
         assertThat(ea.registry.get("vpki.ea.refusals").tag("code", ErrorCode.REPLAYED_REQUEST.name()).counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void reEncodedCapture_ofTheEphemeralKey_isRefused_atThisReplicaAndAtAnother() {
+        SimulatedStation station = new SimulatedStation("VIN-REENC", EtsiCurve.NIST_P256);
+        ea.register(station.record("op-1"));
+        var request = station.initialRequest(EA, NOW);
+        assertThat(station.readResponse(ea.enrolment.enrol(request.body()), request, EA).ok()).isTrue();
+        EtsiCertificate fresh = station.ec();
+        var reEncoded = ReEncoding.ephemeralKeyUncompressed(request, EA);
+        assertThat(reEncoded.body()).isNotEqualTo(request.body()).hasSize(request.body().length + 32);
+
+        // same replica, and another replica that applied the EC but never saw the request
+        for (EnrolmentService replica : List.of(ea.enrolment, ea.anotherReplica())) {
+            String before = ea.replica.stateDigest();
+            var result = station.readResponse(replica.enrol(reEncoded.body()), reEncoded, EA);
+            assertThat(result.responseCode()).isEqualTo(EtsiCodes.Enrolment.DENIEDREQUEST);
+            assertThat(result.enrolmentCredential()).isEmpty();
+            assertThat(ea.replica.stateDigest()).isEqualTo(before);
+        }
+        assertThat(ea.fleet.latestEc(station.canonicalId)).map(EcRecord::id).contains(fresh.hashedId8());
+        assertThat(ea.fleet.ec(fresh.hashedId8()).orElseThrow().status()).isEqualTo(EcRecord.Status.ACTIVE);
+        assertThat(ea.registry.get("vpki.ea.refusals").tag("code", ErrorCode.REPLAYED_REQUEST.name()).counter().count()).isEqualTo(2);
+    }
+
+    @Test
+    void oldCapture_replayedAfterAReEnrolment_neverSupersedesTheFreshEc() {
+        SimulatedStation station = new SimulatedStation("VIN-OLDCAP", EtsiCurve.BRAINPOOL_P256R1);
+        ea.register(station.record("op-1"));
+        var captured = station.initialRequest(EA, NOW);
+        assertThat(station.readResponse(ea.enrolment.enrol(captured.body()), captured, EA).ok()).isTrue();
+        var reEnrolment = station.reEnrolmentRequest(EA, NOW.plusSeconds(10));
+        assertThat(station.readResponse(ea.enrolment.enrol(reEnrolment.body()), reEnrolment, EA).ok()).isTrue();
+        EtsiCertificate fresh = station.ec();
+
+        EnrolmentService other = ea.anotherReplica();
+        String before = ea.replica.stateDigest();
+        var replayed = ReEncoding.ephemeralKeyUncompressed(captured, EA);
+        var result = station.readResponse(other.enrol(replayed.body()), replayed, EA);
+
+        assertThat(result.responseCode()).isEqualTo(EtsiCodes.Enrolment.DENIEDREQUEST);
+        assertThat(ea.replica.stateDigest()).isEqualTo(before);
+        assertThat(ea.fleet.ec(fresh.hashedId8()).orElseThrow().status()).isEqualTo(EcRecord.Status.ACTIVE);
+        assertThat(ea.fleet.ec(fresh.hashedId8()).orElseThrow().requestTime()).isEqualTo(NOW.plusSeconds(10));
+    }
+
+    @Test
+    void unregisteredOrUnauthenticatedSenders_neverEnterTheReplayCache() {
+        SimulatedStation registered = new SimulatedStation("VIN-CACHE", EtsiCurve.NIST_P256);
+        ea.register(registered.record("op-1"));
+        for (int i = 0; i < 20; i++) {
+            SimulatedStation stranger = new SimulatedStation("VIN-STRANGER-" + i, EtsiCurve.NIST_P256);
+            assertRefused(stranger.initialRequest(EA, NOW), EtsiCodes.Enrolment.UNKNOWNITS, stranger);
+            // the registered id, signed with another key
+            assertRefused(registered.initialRequestSignedBy(EA, NOW, SubjectAttributes.permissions(SimulatedStation.EC_REQUEST),
+                    stranger.canonicalKey), EtsiCodes.Enrolment.INVALIDSIGNATURE, registered);
+        }
+        assertThat(ea.replays.size()).isZero();
+
+        var genuine = registered.initialRequest(EA, NOW);
+        assertThat(registered.readResponse(ea.enrolment.enrol(genuine.body()), genuine, EA).ok()).isTrue();
+        assertThat(ea.replays.size()).isEqualTo(1);
     }
 
     @Test

@@ -21,8 +21,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -234,7 +232,7 @@ public final class LocalCluster implements AutoCloseable {
         char[] keystorePassword = token().toCharArray();
         Path adminTokenFile = write(secrets.resolve("admin-token"), adminToken);
         Path passwordFile = write(secrets.resolve("keystore-password"), new String(keystorePassword));
-        Path credentials = write(secrets.resolve("operator-credentials"), OPERATOR_ID + ":" + sha256Hex(operatorToken) + "\n");
+        Path credentials = write(secrets.resolve("operator-credentials"), OperatorCredentialsFile.line(OPERATOR_ID, operatorToken) + "\n");
 
         Host rcaHost = network.host("rca");
         Host dcHost = network.host("dc");
@@ -604,14 +602,6 @@ public final class LocalCluster implements AutoCloseable {
         byte[] b = new byte[24];
         random.nextBytes(b);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-    }
-
-    public static String sha256Hex(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static Path write(Path p, String s) {

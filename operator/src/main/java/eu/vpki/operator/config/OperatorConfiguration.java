@@ -7,7 +7,7 @@ import eu.vpki.common.fleet.VersionClock;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicatedKeyspace;
 import eu.vpki.operator.core.FleetRegistration;
-import eu.vpki.operator.core.OperatorCredentials;
+import eu.vpki.operator.web.OperatorCredentials;
 import eu.vpki.operator.core.ReadYourWrites;
 import eu.vpki.operator.core.StationAdministration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,6 +1,7 @@
 package eu.vpki.operator.web;
 
-import eu.vpki.operator.core.OperatorCredentials;
+import eu.vpki.operator.config.OperatorProperties;
+import eu.vpki.shell.limits.RequestBodyLimit;
 import eu.vpki.shell.security.BearerApi;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,5 +18,14 @@ public class OperatorApi {
     @Bean
     BearerApi operatorBearerApi(OperatorCredentials credentials) {
         return new BearerApi("operator", List.of("/operator/**"), credentials::authenticate);
+    }
+
+    /**
+     * Bodies over {@code vpki.operator.max-request-bytes} are refused (413) by the service shell before
+     * anything buffers or parses them: the batch-size check then runs on a bounded body.
+     */
+    @Bean
+    RequestBodyLimit operatorRequestBodyLimit(OperatorProperties properties) {
+        return new RequestBodyLimit("vpki.operator.max-request-bytes", List.of("/operator/**"), properties.maxRequestBytes().toBytes());
     }
 }

@@ -4,7 +4,6 @@ import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.operator.OperatorApplication;
-import eu.vpki.operator.core.OperatorCredentials;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -44,7 +43,7 @@ class OperatorApiTest {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
         Path credentials = Files.createTempFile("operators", ".txt");
-        Files.write(credentials, List.of("op-1:" + OperatorCredentials.hashOf("token-1"), "op-2:" + OperatorCredentials.hashOf("token-2")));
+        Files.write(credentials, List.of(OperatorCredentials.line("op-1", "token-1"), OperatorCredentials.line("op-2", "token-2")));
         int jgroups = freePort();
         registry.add("vpki.redis.url", REDIS::url);
         registry.add("vpki.operator.credentials-file", credentials::toString);

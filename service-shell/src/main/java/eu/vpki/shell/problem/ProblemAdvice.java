@@ -52,7 +52,12 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
                                                              HttpStatusCode status, WebRequest request) {
         ProblemDetail problem;
-        if (ex instanceof HttpMessageNotReadableException unreadable) {
+        PkiException inBody = ex instanceof HttpMessageNotReadableException ? pkiCause(ex) : null;
+        if (inBody != null) {
+            // the body stream itself refused (e.g. OVERSIZE_INPUT past the request body limit), wrapped by a converter
+            problem = Problems.of(inBody.code(), inBody.getMessage());
+            status = HttpStatusCode.valueOf(problem.getStatus());
+        } else if (ex instanceof HttpMessageNotReadableException unreadable) {
             String field = field(unreadable);
             problem = Problems.invalid(ErrorCode.INVALID_ARGUMENT, field + ": not valid JSON for this field",
                     List.of(new FieldError(field, ErrorCode.INVALID_ARGUMENT, "not valid JSON for this field")));
@@ -76,6 +81,16 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
             log.info("{} refused: {} {}: {}", where, problem.getStatus(), problem.getProperties().get("error"), problem.getDetail());
         }
         return Problems.response(problem);
+    }
+
+    private static PkiException pkiCause(Throwable e) {
+        Throwable c = e.getCause();
+        for (int depth = 0; c != null && depth < 16; depth++, c = c.getCause()) {
+            if (c instanceof PkiException pki) {
+                return pki;
+            }
+        }
+        return null;
     }
 
     /** The JSON path of the first field Jackson could not read, e.g. {@code stations[0].permissions[0].psid}. */

@@ -21,6 +21,7 @@ public final class ProblemStatus {
             case NOT_FOUND -> HttpStatus.NOT_FOUND;
             case DUPLICATE_ID, INVALID_STATE_TRANSITION, STALE_DATA -> HttpStatus.CONFLICT;
             case OVERSIZE_INPUT -> HttpStatus.CONTENT_TOO_LARGE;
+            case TOO_MANY_ATTEMPTS -> HttpStatus.TOO_MANY_REQUESTS;
             case VERSION_NOT_YET_APPLIED, REPLICATION_UNAVAILABLE, UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
             case INTERNAL_ERROR, KEY_STORE_FAILURE -> HttpStatus.INTERNAL_SERVER_ERROR;
             default -> HttpStatus.BAD_REQUEST;
@@ -37,6 +38,7 @@ public final class ProblemStatus {
             case 401 -> ErrorCode.UNAUTHENTICATED;
             case 404 -> ErrorCode.NOT_FOUND;
             case 413 -> ErrorCode.OVERSIZE_INPUT;
+            case 429 -> ErrorCode.TOO_MANY_ATTEMPTS;
             case 406, 415 -> ErrorCode.UNEXPECTED_CONTENT;
             case 503 -> ErrorCode.UNAVAILABLE;
             default -> status.is4xxClientError() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.INTERNAL_ERROR;

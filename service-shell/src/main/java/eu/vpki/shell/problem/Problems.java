@@ -105,7 +105,9 @@ public final class Problems {
         response.setStatus(problem.getStatus());
         headers(HttpStatus.valueOf(problem.getStatus())).forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        response.getOutputStream().write(JSON.writeValueAsBytes(json));
+        byte[] body = JSON.writeValueAsBytes(json);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
     }
 
     private static Map<String, Object> describe(FieldError error) {

@@ -2,6 +2,8 @@ package eu.vpki.shell.security;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.shell.problem.Problems;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
@@ -10,6 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -26,8 +29,11 @@ import org.springframework.security.web.authentication.www.BasicAuthenticationFi
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,13 +44,16 @@ import java.util.Optional;
  * the principal is then the request's user principal ({@code request.getUserPrincipal()}, a
  * controller's {@link java.security.Principal} argument). Checked before any controller runs or any
  * body is read. Refusals are problems: 401 {@code UNAUTHENTICATED} (no or unknown token, with
- * {@code WWW-Authenticate: Bearer}), 403 {@code API_DISABLED}. Requests to other paths meet no
+ * {@code WWW-Authenticate: Bearer}), 403 {@code API_DISABLED}; a client that presented more than
+ * {@code vpki.security.failed-attempts.max-failures} unknown tokens within the window gets 429
+ * {@code TOO_MANY_ATTEMPTS} with {@code Retry-After} until it ends ({@link FailedAttempts}). Requests to other paths meet no
  * security filter at all, and Spring Boot's generated default user is not created.
  */
 @AutoConfiguration(before = {ServletWebSecurityAutoConfiguration.class, UserDetailsServiceAutoConfiguration.class})
 @ConditionalOnClass(SecurityFilterChain.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableWebSecurity
+@EnableConfigurationProperties(FailedAttemptsProperties.class)
 public class BearerSecurityAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(BearerSecurityAutoConfiguration.class);
     private static final String BEARER = "Bearer ";
@@ -54,7 +63,12 @@ public class BearerSecurityAutoConfiguration {
     }
 
     @Bean
-    SecurityFilterChain bearerApis(HttpSecurity http, ObjectProvider<BearerApi> apis) throws Exception {
+    FailedAttempts failedAttempts(FailedAttemptsProperties properties, Clock clock) {
+        return new FailedAttempts(properties.maxFailures(), properties.window(), properties.maxClients(), clock);
+    }
+
+    @Bean
+    SecurityFilterChain bearerApis(HttpSecurity http, ObjectProvider<BearerApi> apis, FailedAttempts attempts) throws Exception {
         List<Protected> protectedApis = new ArrayList<>();
         for (BearerApi api : apis.orderedStream().toList()) {
             List<RequestMatcher> matchers = api.pathPatterns().stream()
@@ -70,10 +84,16 @@ public class BearerSecurityAutoConfiguration {
         bearer.setRequestMatcher(any);
         bearer.setSuccessHandler((request, response, authentication) -> {
         });
-        bearer.setFailureHandler(BearerSecurityAutoConfiguration::refuse);
+        bearer.setFailureHandler((request, response, failure) -> {
+            if (failure instanceof BearerRefusal refusal && refusal.code() == ErrorCode.UNAUTHENTICATED) {
+                attempts.failed(request.getRemoteAddr());
+            }
+            refuse(request, response, failure);
+        });
 
         return http.securityMatcher(any)
                 .authorizeHttpRequests(authorize -> authorize.anyRequest().authenticated())
+                .addFilterBefore(new AttemptLimit(attempts), BasicAuthenticationFilter.class)
                 .addFilterAt(bearer, BasicAuthenticationFilter.class)
                 .exceptionHandling(e -> e.authenticationEntryPoint((request, response, failure) -> {
                     Optional<BearerApi> api = find(protectedApis, request);
@@ -85,6 +105,34 @@ public class BearerSecurityAutoConfiguration {
                 .requestCache(c -> c.disable())
                 .logout(c -> c.disable())
                 .build();
+    }
+
+    /**
+     * Refuses every call of a client that presented too many unknown tokens in the current window
+     * ({@link FailedAttempts}): 429 {@code TOO_MANY_ATTEMPTS} with {@code Retry-After}, before the token is looked at.
+     */
+    private static final class AttemptLimit extends OncePerRequestFilter {
+        private final FailedAttempts attempts;
+
+        AttemptLimit(FailedAttempts attempts) {
+            this.attempts = attempts;
+        }
+
+        @Override
+        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+            Optional<Duration> blocked = attempts.blockedFor(request.getRemoteAddr());
+            if (blocked.isEmpty()) {
+                chain.doFilter(request, response);
+                return;
+            }
+            long seconds = Math.max(1, (blocked.get().toMillis() + 999) / 1000);
+            log.info("{} {} refused: {} client {} for {} s", request.getMethod(), request.getRequestURI(), ErrorCode.TOO_MANY_ATTEMPTS,
+                    request.getRemoteAddr(), seconds);
+            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+            Problems.write(response, Problems.of(ErrorCode.TOO_MANY_ATTEMPTS,
+                    "too many unknown bearer tokens from this client; retry after " + seconds + " s"));
+        }
     }
 
     /** No user name/password store: keeps Spring Boot from generating a default user and printing its password. */

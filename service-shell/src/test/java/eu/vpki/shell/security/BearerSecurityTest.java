@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Over real HTTP: the bearer-token filter chain in front of a protected API, and nothing in front of the rest. */
 @SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "server.address=127.0.0.1")
+        properties = {"server.address=127.0.0.1", "vpki.security.failed-attempts.max-failures=1000"})
 @Import({BearerSecurityTest.Apis.class, ProblemTestController.class})
 class BearerSecurityTest {
     @LocalServerPort
