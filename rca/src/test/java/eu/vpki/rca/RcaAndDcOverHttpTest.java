@@ -12,6 +12,7 @@ import eu.vpki.common.etsi.ts102941.TrustLists;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.testing.PublishedFile;
 import eu.vpki.dc.DcApplication;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -239,6 +240,17 @@ class RcaAndDcOverHttpTest {
         RcaCtl delta = TrustLists.readCtl(get(DistributionPaths.deltaCtl(dc(dc1Port), root.hashedId8())).body(), root);
         assertThat(delta.full()).isFalse();
         assertThat(delta.sequence()).isEqualTo(ctlFrom(dc1Port).sequence());
+    }
+
+    @Test
+    @Order(3)
+    void adminApiDescription_isServedWithoutToken_andIsThePublishedOne() {
+        HttpResponse<byte[]> r = get(rcaUrl("/openapi.yaml"));
+        assertThat(r.statusCode()).isEqualTo(200);
+        String yaml = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(yaml).startsWith("openapi: 3.1").contains("/admin/authorities/{hashedId8}/revoke", "application/problem+json",
+                "scheme: bearer").doesNotContain("/rca/ctl:");
+        PublishedFile.check(Path.of("../docs/openapi/rca-admin.yaml"), yaml);
     }
 
     @Test

@@ -374,7 +374,11 @@ public final class LocalCluster implements AutoCloseable {
 
     private EtsiCertificate certify(URI rca, String adminToken, String type, String name, Path store, char[] password,
                                     String signingAlias, String encryptionAlias, Map<String, String> accessPoints) {
-        return certify(http, random, EtsiCurve.parse(spec.authorityCurve()), rca, adminToken, type, name, store, password,
+        // a client of its own, on a new connection: key generation can take longer than the RCA's
+        // keep-alive on a busy machine, and a POST sent on a pooled connection the server has just
+        // closed fails ("header parser received no bytes") without the retry a GET gets
+        HttpClient fresh = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1).build();
+        return certify(fresh, random, EtsiCurve.parse(spec.authorityCurve()), rca, adminToken, type, name, store, password,
                 signingAlias, encryptionAlias, accessPoints);
     }
 

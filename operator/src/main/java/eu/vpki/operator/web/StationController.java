@@ -1,9 +1,17 @@
 package eu.vpki.operator.web;
 
+import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.operator.core.FleetRegistration;
 import eu.vpki.operator.core.Inputs;
 import eu.vpki.operator.core.StationAdministration;
+import eu.vpki.shell.openapi.ProblemResponses;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -18,7 +26,8 @@ import org.springframework.web.bind.annotation.RestController;
 import java.security.Principal;
 
 /**
- * The Operator REST API (see {@code /openapi.yaml}). Every call authenticates with
+ * The Operator REST API (its OpenAPI description is generated from this class: {@code /openapi.yaml},
+ * published as {@code docs/openapi/operator.yaml}). Every call authenticates with
  * {@code Authorization: Bearer <token>} ({@link OperatorApi}, checked before the body is read; the
  * operator id is the request's principal) and acts on the caller's own fleet only. Writes answer the
  * version token in {@value #VERSION_HEADER} and in the body; reads presenting it in
@@ -26,8 +35,13 @@ import java.security.Principal;
  */
 @RestController
 @RequestMapping("/operator/v1")
+@Tag(name = "stations", description = "The caller's fleet of ITS stations (canonical identities)")
 public class StationController {
     public static final String VERSION_HEADER = "X-Vpki-Version";
+    private static final String READ_VERSION = "a version token of an earlier write: the answer reflects at least that write "
+            + "(or 503 VERSION_NOT_YET_APPLIED after vpki.operator.read-wait)";
+    private static final String WRITTEN = "the version token of this write (seq@origin); present it in " + VERSION_HEADER
+            + " to read your own write from any replica";
 
     private final FleetRegistration registration;
     private final StationAdministration administration;
@@ -38,43 +52,70 @@ public class StationController {
     }
 
     @PostMapping("/stations")
+    @Operation(summary = "Register stations in bulk, all or nothing (one replicated command)")
+    @ApiResponse(responseCode = "201", description = "All stations registered", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
+            schema = @Schema(type = "string", example = "42@op-1")))
+    @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.INVALID_KEY, ErrorCode.WRONG_CURVE, ErrorCode.UNSUPPORTED_ALGORITHM,
+            ErrorCode.UNKNOWN_PSID, ErrorCode.VALIDITY_NOT_ALLOWED, ErrorCode.DUPLICATE_ID, ErrorCode.OVERSIZE_INPUT,
+            ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> register(Principal operator,
                                                        @RequestBody Inputs.Batch batch) {
         return written(HttpStatus.CREATED, registration.register(operator.getName(), batch));
     }
 
     @GetMapping("/stations")
+    @Operation(summary = "List the canonical ids of the caller's fleet")
+    @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.VERSION_NOT_YET_APPLIED})
     public Inputs.FleetView list(Principal operator,
-                                 @RequestHeader(value = VERSION_HEADER, required = false) String version) {
+                                 @Parameter(description = READ_VERSION) @RequestHeader(value = VERSION_HEADER, required = false) String version) {
         return administration.list(operator.getName(), version);
     }
 
     @GetMapping("/stations/{id}")
+    @Operation(summary = "Read one station of the caller's fleet, with its latest EC")
+    @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.NOT_FOUND, ErrorCode.VERSION_NOT_YET_APPLIED})
     public Inputs.StationView read(Principal operator,
-                                   @RequestHeader(value = VERSION_HEADER, required = false) String version,
+                                   @Parameter(description = READ_VERSION) @RequestHeader(value = VERSION_HEADER, required = false) String version,
                                    @PathVariable("id") String id) {
         return administration.read(operator.getName(), id, version);
     }
 
     @PutMapping("/stations/{id}/permissions")
+    @Operation(summary = "Replace the station's permitted application permissions")
+    @ApiResponse(responseCode = "200", description = "Permissions replaced", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
+            schema = @Schema(type = "string", example = "42@op-1")))
+    @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.UNKNOWN_PSID, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION,
+            ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> permissions(Principal operator,
                                                           @PathVariable("id") String id, @RequestBody Inputs.PermissionChange change) {
         return written(HttpStatus.OK, administration.changePermissions(operator.getName(), id, change));
     }
 
     @PostMapping("/stations/{id}/suspend")
+    @Operation(summary = "Suspend an active station: its ECs stop validating and it cannot enrol")
+    @ApiResponse(responseCode = "200", description = "Station suspended", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
+            schema = @Schema(type = "string", example = "42@op-1")))
+    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> suspend(Principal operator,
                                                       @PathVariable("id") String id) {
         return written(HttpStatus.OK, administration.changeStatus(operator.getName(), id, StationStatus.SUSPENDED));
     }
 
     @PostMapping("/stations/{id}/reactivate")
+    @Operation(summary = "Reactivate a suspended station")
+    @ApiResponse(responseCode = "200", description = "Station active again", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
+            schema = @Schema(type = "string", example = "42@op-1")))
+    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> reactivate(Principal operator,
                                                          @PathVariable("id") String id) {
         return written(HttpStatus.OK, administration.changeStatus(operator.getName(), id, StationStatus.ACTIVE));
     }
 
     @PostMapping("/stations/{id}/revoke")
+    @Operation(summary = "Revoke a station for good")
+    @ApiResponse(responseCode = "200", description = "Station revoked", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
+            schema = @Schema(type = "string", example = "42@op-1")))
+    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> revoke(Principal operator,
                                                      @PathVariable("id") String id) {
         return written(HttpStatus.OK, administration.changeStatus(operator.getName(), id, StationStatus.REVOKED));

@@ -2,6 +2,7 @@ package eu.vpki.operator.web;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.testing.PublishedFile;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.operator.OperatorApplication;
 import org.junit.jupiter.api.AfterAll;
@@ -64,10 +65,12 @@ class OperatorApiTest {
     }
 
     @Test
-    void openApiDescription_isServed() {
+    void openApiDescription_isServedWithoutToken_andIsThePublishedOne() {
         HttpResponse<String> r = send("GET", "/openapi.yaml", null, null, null);
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).startsWith("openapi: 3.0.3").contains("/operator/v1/stations/{id}/revoke", "X-Vpki-Version");
+        assertThat(r.body()).startsWith("openapi: 3.1").contains("/operator/v1/stations/{id}/revoke", "X-Vpki-Version",
+                "application/problem+json", "scheme: bearer");
+        PublishedFile.check(Path.of("../docs/openapi/operator.yaml"), r.body());
     }
 
     @Test

@@ -26,9 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * arithmetic through the entry points the services call: per round on one curve, the public key
  * of a random scalar, our signature verified by BouncyCastle, BouncyCastle's signature verified by
  * us (and rejected over a changed digest), and the ECDH value with a peer key decoded from its
- * compressed encoding: five checks. {@code mvn verify} runs 150 rounds per curve; the documented
- * long run (docs/benchmarks.md) sets {@code -Dvpki.crypto.crosscheck.rounds=20000} for 100,000
- * checks per curve. Every round is reproducible from its seed, which a failure names.
+ * compressed encoding: five checks. {@code mvn verify} runs 150 rounds per curve; the long run,
+ * {@code common/src/test/bench/run-cross-check.sh}, sets {@code -Dvpki.crypto.crosscheck.rounds=20000}
+ * for 100,000 checks per curve (docs/design-brainpool-arithmetic.md, "Correctness"). Every round
+ * is reproducible from its seed, which a failure names.
  */
 class CrossCheckTest {
     private static final int ROUNDS = Integer.getInteger("vpki.crypto.crosscheck.rounds", 150);

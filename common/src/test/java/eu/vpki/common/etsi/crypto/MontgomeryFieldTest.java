@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,6 +49,45 @@ class MontgomeryFieldTest {
                     .as("%s was edited by hand or not regenerated (see MontgomeryFieldSource)", file)
                     .isEqualTo(MontgomeryFieldSource.source(spec));
         }
+    }
+
+    /**
+     * The mechanical half of the constant-time review (docs/design-brainpool-arithmetic.md): the
+     * generated field code has no branch of any kind and indexes arrays with literals only, so
+     * neither control flow nor memory addresses can depend on the values it computes.
+     */
+    @Test
+    void generatedSources_haveNoBranchAndOnlyLiteralArrayIndices() {
+        for (MontgomeryFieldSource.Spec spec : MontgomeryFieldSource.SPECS) {
+            assertThat(branchesAndVariableIndices(MontgomeryFieldSource.source(spec))).as(spec.className()).isEmpty();
+        }
+        // the check finds what it looks for: a branch, a conditional, a loop, a short circuit, a variable index
+        assertThat(branchesAndVariableIndices("""
+                if (c == 0) {
+                long t = c > 0 ? 1 : 0;
+                for (int i = 0; i < 5; i++) {
+                boolean b = x != 0 && y != 0;
+                long u = a[i] + a[0] + new long[2][3].length;
+                long v = a[0] + b[12];
+                """)).hasSize(5);
+    }
+
+    /** Code lines (comments left out) with a branch, a loop, a conditional, a short circuit, or an array index that is not a literal. */
+    static List<String> branchesAndVariableIndices(String source) {
+        Pattern branch = Pattern.compile("\\b(if|else|for|while|do|switch|case|try|catch)\\b|\\?|&&|\\|\\|");
+        Pattern variableIndex = Pattern.compile("\\[(?!\\d+\\])[^\\]]+\\]");
+        List<String> found = new ArrayList<>();
+        for (String line : source.lines().toList()) {
+            String code = line.strip();
+            if (code.startsWith("//") || code.startsWith("/*") || code.startsWith("*")) {
+                continue;
+            }
+            code = code.replaceAll("//.*$", "").replaceAll("\"([^\"\\\\]|\\\\.)*\"", "\"\"");
+            if (branch.matcher(code).find() || variableIndex.matcher(code).find()) {
+                found.add(code);
+            }
+        }
+        return found;
     }
 
     @ParameterizedTest

@@ -1,0 +1,7 @@
+/**
+ * The shell's part of the OpenAPI description a service generates from its controllers with
+ * springdoc (RCA admin API, Operator API): the one problem shape and the problem responses of every
+ * operation ({@link eu.vpki.shell.openapi.ProblemResponses}), and the bearer-token security of the
+ * {@link eu.vpki.shell.security.BearerApi} paths. Services without springdoc are unaffected.
+ */
+package eu.vpki.shell.openapi;
