@@ -32,7 +32,7 @@ final class EaCoreFixture implements AutoCloseable {
     final JedisPool pool;
     final Replica replica;
     final FleetState fleet;
-    final EaIdentity identity = new EaIdentity(PKI.ea, PKI.eaSigner(), PKI.eaEncKey);
+    final EaIdentity identity;
     final RecordingAuditLog audit = new RecordingAuditLog();
     final CaffeineReplayCache replays = new CaffeineReplayCache("ea-enrolment", EaSettings.DEFAULTS.requestWindow()
             .plus(EaSettings.DEFAULTS.clockSkew()), 10_000, CaffeineReplayCache.WhenFull.REFUSE, clock, registry);
@@ -41,13 +41,19 @@ final class EaCoreFixture implements AutoCloseable {
     private final VersionClock versions = new VersionClock(clock);
 
     EaCoreFixture(RedisFixture redis) {
+        this(redis, PKI);
+    }
+
+    /** An EA of {@code pki} (its EA certificate and keys; its AA is the only one the validation endpoint knows). */
+    EaCoreFixture(RedisFixture redis, TestPki pki) {
+        identity = new EaIdentity(pki.ea, pki.eaSigner(), pki.eaEncKey);
         pool = redis.newPool();
         replica = TestReplicas.single(pool, clock, registry);
         fleet = new FleetState(pool, replica::status);
         SecureRandom random = new SecureRandom();
         enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, replays, audit, registry);
         validation = new AuthorizationValidationService(identity, fleet,
-                id -> Optional.ofNullable(Map.of(PKI.aa.hashedId8(), PKI.aa).get(id)), clock, random, audit, registry);
+                id -> Optional.ofNullable(Map.of(pki.aa.hashedId8(), pki.aa).get(id)), clock, random, audit, registry);
     }
 
     /** The enrolment service of another replica over the same (applied) fleet state: its own local replay cache. */
