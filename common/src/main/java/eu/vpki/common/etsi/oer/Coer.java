@@ -3,10 +3,28 @@ package eu.vpki.common.etsi.oer;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1Sequence;
 import org.bouncycastle.oer.Element;
 import org.bouncycastle.oer.OERDefinition;
 import org.bouncycastle.oer.OEREncoder;
 import org.bouncycastle.oer.OERInputStream;
+import org.bouncycastle.oer.its.etsi102941.AuthorizationValidationRequest;
+import org.bouncycastle.oer.its.etsi102941.AuthorizationValidationResponse;
+import org.bouncycastle.oer.its.etsi102941.CaCertificateRequest;
+import org.bouncycastle.oer.its.etsi102941.EtsiTs102941Data;
+import org.bouncycastle.oer.its.etsi102941.InnerAtRequest;
+import org.bouncycastle.oer.its.etsi102941.InnerAtResponse;
+import org.bouncycastle.oer.its.etsi102941.InnerEcRequest;
+import org.bouncycastle.oer.its.etsi102941.InnerEcResponse;
+import org.bouncycastle.oer.its.etsi102941.SharedAtRequest;
+import org.bouncycastle.oer.its.etsi103097.EtsiTs103097Certificate;
+import org.bouncycastle.oer.its.ieee1609dot2.Ieee1609Dot2Data;
+import org.bouncycastle.oer.its.ieee1609dot2.ToBeSignedCertificate;
+import org.bouncycastle.oer.its.ieee1609dot2.ToBeSignedData;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.PublicEncryptionKey;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.PublicVerificationKey;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.Signature;
+import org.bouncycastle.oer.its.ieee1609dot2.basetypes.SymmetricEncryptionKey;
 import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941MessagesCa;
 import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941TrustLists;
 import org.bouncycastle.oer.its.template.etsi102941.EtsiTs102941TypesAuthorization;
@@ -20,12 +38,15 @@ import org.bouncycastle.oer.its.template.ieee1609dot2.basetypes.Ieee1609Dot2Base
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Canonical OER encoding and decoding of the ETSI / IEEE types, with each OER definition built once
  * (rebuilding it per call made encoding 2.2x slower). Decoding re-encodes and compares, so a
- * non-canonical or trailing-garbage input is refused. Internal to the ETSI core: BouncyCastle types
- * do not leave {@code eu.vpki.common.etsi}.
+ * non-canonical or trailing-garbage input is refused, and returns the ASN.1 class of the type: an
+ * encoding the OER parser accepts but that class refuses (an extension alternative of a CHOICE, found
+ * by fuzzing: docs/security.md) is malformed, not a library exception. Internal to the ETSI core:
+ * BouncyCastle types do not leave {@code eu.vpki.common.etsi}.
  */
 public final class Coer {
     /** Upper bound on any single ETSI structure we decode (a CTL with many entries fits easily). */
@@ -33,32 +54,37 @@ public final class Coer {
 
     /** The top-level types this PKI encodes and decodes. */
     public enum Type {
-        CERTIFICATE(EtsiTs103097Module.EtsiTs103097Certificate),
-        TO_BE_SIGNED_CERTIFICATE(IEEE1609dot2.ToBeSignedCertificate),
-        DATA(EtsiTs103097Module.EtsiTs103097Data),
-        TO_BE_SIGNED_DATA(IEEE1609dot2.ToBeSignedData),
-        PUBLIC_VERIFICATION_KEY(Ieee1609Dot2BaseTypes.PublicVerificationKey),
-        SIGNATURE(Ieee1609Dot2BaseTypes.Signature),
-        PUBLIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.PublicEncryptionKey),
-        SYMMETRIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.SymmetricEncryptionKey),
-        ETSI_TS102941_DATA(EtsiTs102941MessagesCa.EtsiTs102941Data),
-        INNER_EC_REQUEST(EtsiTs102941TypesEnrolment.InnerEcRequest),
-        INNER_EC_RESPONSE(EtsiTs102941TypesEnrolment.InnerEcResponse),
-        INNER_AT_REQUEST(EtsiTs102941TypesAuthorization.InnerAtRequest),
-        INNER_AT_RESPONSE(EtsiTs102941TypesAuthorization.InnerAtResponse),
-        SHARED_AT_REQUEST(EtsiTs102941TypesAuthorization.SharedAtRequest),
-        AUTHORIZATION_VALIDATION_REQUEST(EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationRequest),
-        AUTHORIZATION_VALIDATION_RESPONSE(EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationResponse),
+        CERTIFICATE(EtsiTs103097Module.EtsiTs103097Certificate, EtsiTs103097Certificate::getInstance),
+        TO_BE_SIGNED_CERTIFICATE(IEEE1609dot2.ToBeSignedCertificate, ToBeSignedCertificate::getInstance),
+        DATA(EtsiTs103097Module.EtsiTs103097Data, Ieee1609Dot2Data::getInstance),
+        TO_BE_SIGNED_DATA(IEEE1609dot2.ToBeSignedData, ToBeSignedData::getInstance),
+        PUBLIC_VERIFICATION_KEY(Ieee1609Dot2BaseTypes.PublicVerificationKey, PublicVerificationKey::getInstance),
+        SIGNATURE(Ieee1609Dot2BaseTypes.Signature, Signature::getInstance),
+        PUBLIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.PublicEncryptionKey, PublicEncryptionKey::getInstance),
+        SYMMETRIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.SymmetricEncryptionKey, SymmetricEncryptionKey::getInstance),
+        ETSI_TS102941_DATA(EtsiTs102941MessagesCa.EtsiTs102941Data, EtsiTs102941Data::getInstance),
+        INNER_EC_REQUEST(EtsiTs102941TypesEnrolment.InnerEcRequest, InnerEcRequest::getInstance),
+        INNER_EC_RESPONSE(EtsiTs102941TypesEnrolment.InnerEcResponse, InnerEcResponse::getInstance),
+        INNER_AT_REQUEST(EtsiTs102941TypesAuthorization.InnerAtRequest, InnerAtRequest::getInstance),
+        INNER_AT_RESPONSE(EtsiTs102941TypesAuthorization.InnerAtResponse, InnerAtResponse::getInstance),
+        SHARED_AT_REQUEST(EtsiTs102941TypesAuthorization.SharedAtRequest, SharedAtRequest::getInstance),
+        AUTHORIZATION_VALIDATION_REQUEST(EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationRequest,
+                AuthorizationValidationRequest::getInstance),
+        AUTHORIZATION_VALIDATION_RESPONSE(EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationResponse,
+                AuthorizationValidationResponse::getInstance),
         /** Our definition: BC 1.86 writes {@code version} as one byte (bug 7), the ASN.1 wants {@code 01 01}. */
-        TO_BE_SIGNED_CRL(TrustListDefinitions.TO_BE_SIGNED_CRL),
+        TO_BE_SIGNED_CRL(TrustListDefinitions.TO_BE_SIGNED_CRL, ASN1Sequence::getInstance),
         /** Our definition, for the same reason as {@link #TO_BE_SIGNED_CRL}. */
-        TO_BE_SIGNED_RCA_CTL(TrustListDefinitions.TO_BE_SIGNED_RCA_CTL),
-        CA_CERTIFICATE_REQUEST(EtsiTs102941TypesCaManagement.CaCertificateRequest);
+        TO_BE_SIGNED_RCA_CTL(TrustListDefinitions.TO_BE_SIGNED_RCA_CTL, ASN1Sequence::getInstance),
+        CA_CERTIFICATE_REQUEST(EtsiTs102941TypesCaManagement.CaCertificateRequest, CaCertificateRequest::getInstance);
 
         private final OERDefinition.Builder builder;
+        /** The ASN.1 class's {@code getInstance}: builds (and so checks) the typed structure. */
+        private final Function<Object, ? extends ASN1Encodable> asn1Class;
 
-        Type(OERDefinition.Builder builder) {
+        Type(OERDefinition.Builder builder, Function<Object, ? extends ASN1Encodable> asn1Class) {
             this.builder = builder;
+            this.asn1Class = asn1Class;
         }
     }
 
@@ -82,7 +108,9 @@ public final class Coer {
     }
 
     /**
-     * Decodes {@code bytes} as {@code type} and checks that re-encoding gives the same bytes.
+     * Decodes {@code bytes} as {@code type}, builds the type's ASN.1 class from it and checks that
+     * re-encoding gives the same bytes. The result is an instance of that class (e.g.
+     * {@code Ieee1609Dot2Data} for {@link Type#DATA}), so {@code X.getInstance(result)} returns it as is.
      *
      * @throws PkiException {@link ErrorCode#OVERSIZE_INPUT}, {@link ErrorCode#MALFORMED_ENCODING} or
      *                      {@link ErrorCode#NON_CANONICAL_ENCODING}
@@ -96,7 +124,7 @@ public final class Coer {
         }
         ASN1Encodable parsed;
         try {
-            parsed = OERInputStream.parse(bytes, DEFINITIONS.get(type));
+            parsed = type.asn1Class.apply(OERInputStream.parse(bytes, DEFINITIONS.get(type)));
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             throw new PkiException(ErrorCode.MALFORMED_ENCODING, "not a COER " + type + ": " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : " " + e.getMessage()), e);

@@ -41,6 +41,14 @@ class NegativeCasesTest {
     }
 
     @Test
+    void anExtensionAlternativeOfTheContentChoice_isMalformed_notALibraryException() {
+        // found by EaEntryFuzzTest / TrustListIngestFuzzTest: Ieee1609Dot2Content choice 4 (an extension) with a
+        // 2-byte open type; the OER parser accepts it, BouncyCastle's Ieee1609Dot2Content threw IllegalArgumentException
+        byte[] data = {(byte) 0x99, (byte) 0x84, 0x02, 0x01, 0x14};
+        assertCode(() -> SignedMessage.parse(data), ErrorCode.MALFORMED_ENCODING);
+    }
+
+    @Test
     void trailingBytes_areNotCanonical() {
         byte[] cert = Arrays.copyOf(pki.aa.encoded(), pki.aa.encodedLength() + 1);
         assertCode(() -> EtsiCertificate.decode(cert), ErrorCode.NON_CANONICAL_ENCODING);
