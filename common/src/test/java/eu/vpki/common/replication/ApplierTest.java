@@ -204,7 +204,7 @@ class ApplierTest {
         awaitTaken(); // the applier holds r1/1 and waits for more: the next ones arrive during the wait
         applier.deliver(put("r2", 1), null);
         applier.deliver(put("r1", 2), null);
-        Thread.sleep(20); // no condition to wait for: what is checked is that nothing happens meanwhile
+        awaitTaken(); // both are in the held batch now: nothing may be applied until the own command comes
         assertThat(watermarks.appliedSeq("r1")).as("held while only other origins' commands are queued").isZero();
 
         applier.deliver(put("r0", 1), null);
