@@ -1,5 +1,8 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -29,6 +32,12 @@ import java.util.TreeMap;
  * str = varint byteLength | UTF-8;  varint/varlong = unsigned LEB128
  * </pre>
  * A reader rejects unknown format versions and tags, so a newer writer fails loudly, never silently.
+ *
+ * <p>Decoding trusts no length: a length or count larger than the bytes left in the message is refused
+ * before anything is allocated for it, so a message never costs more memory than its own size (and a
+ * small constant) to decode. Every malformed message (truncated, unknown kind or tag, an implausible
+ * length, trailing bytes, a value the records refuse) is a {@link PkiException} with
+ * {@link ErrorCode#MALFORMED_ENCODING}, and nothing else.
  *
  * <p>The other message kinds start with a byte that no command starts with:
  * <ul>
@@ -76,15 +85,15 @@ public final class CommandCodec {
     }
 
     public static Command decode(byte[] encoded) {
-        try {
+        return decoding("command", () -> {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded));
             int format = in.readUnsignedByte();
             if (format != FORMAT_VERSION) {
                 throw new IllegalArgumentException("unknown command format " + format);
             }
-            CommandId id = new CommandId(readString(in), readVarLong(in));
+            CommandId id = new CommandId(readMessageString(in), readVarLong(in));
             long originMillis = in.readLong();
-            int count = readCount(in);
+            int count = readMessageCount(in);
             List<Operation> operations = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 operations.add(readOperation(in));
@@ -93,9 +102,7 @@ public final class CommandCodec {
                 throw new IllegalArgumentException(in.available() + " trailing bytes after command " + id);
             }
             return new Command(id, originMillis, operations);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("truncated command", e);
-        }
+        });
     }
 
     static byte[] encodeAppliedQuery(CommandId id) {
@@ -111,12 +118,12 @@ public final class CommandCodec {
     }
 
     static CommandId decodeAppliedQuery(byte[] encoded) {
-        try {
+        return decoding("applied-query", () -> {
             DataInputStream in = body(encoded, APPLIED_QUERY);
-            return new CommandId(readString(in), readVarLong(in));
-        } catch (IOException e) {
-            throw new IllegalArgumentException("truncated applied-query", e);
-        }
+            CommandId id = new CommandId(readMessageString(in), readVarLong(in));
+            requireEnd(in, "an applied-query");
+            return id;
+        });
     }
 
     /** The kind of a message: {@link #FORMAT_VERSION} for a command, else one of the other kinds. */
@@ -140,20 +147,18 @@ public final class CommandCodec {
     }
 
     static List<Command> decodeCommands(byte[] encoded) {
-        try {
+        return decoding("command list", () -> {
             DataInputStream in = body(encoded, COMMANDS);
-            int count = readCount(in);
-            List<Command> commands = new ArrayList<>(Math.min(count, 1_024));
+            int count = readMessageCount(in);
+            List<Command> commands = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                byte[] command = new byte[readCount(in)];
+                byte[] command = new byte[readMessageCount(in)];
                 in.readFully(command);
                 commands.add(decode(command));
             }
             requireEnd(in, "a command list");
             return commands;
-        } catch (IOException e) {
-            throw new IllegalArgumentException("truncated command list", e);
-        }
+        });
     }
 
     static byte[] encodeReport(AppliedReport report) {
@@ -176,16 +181,16 @@ public final class CommandCodec {
     }
 
     static AppliedReport decodeReport(byte[] encoded) {
-        try {
+        return decoding("report", () -> {
             DataInputStream in = body(encoded, REPORT);
-            String replicaId = readString(in);
-            String origin = readString(in);
+            String replicaId = readMessageString(in);
+            String origin = readMessageString(in);
             boolean serving = (in.readUnsignedByte() & 1) != 0;
-            int count = readCount(in);
+            int count = readMessageCount(in);
             Map<String, Long> applied = new HashMap<>();
             Map<String, Long> logFrom = new HashMap<>();
             for (int i = 0; i < count; i++) {
-                String of = readString(in);
+                String of = readMessageString(in);
                 applied.put(of, readVarLong(in));
                 long first = readVarLong(in);
                 if (first > 0) {
@@ -194,9 +199,7 @@ public final class CommandCodec {
             }
             requireEnd(in, "a report");
             return new AppliedReport(replicaId, origin, serving, applied, logFrom);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("truncated report", e);
-        }
+        });
     }
 
     /** A request for {@code origin}'s commands {@code from..to} (inclusive) out of a peer's log. */
@@ -217,13 +220,28 @@ public final class CommandCodec {
     }
 
     static Pull decodePull(byte[] encoded) {
-        try {
+        return decoding("pull", () -> {
             DataInputStream in = body(encoded, PULL);
-            Pull pull = new Pull(readString(in), readVarLong(in), readVarLong(in));
+            Pull pull = new Pull(readMessageString(in), readVarLong(in), readVarLong(in));
             requireEnd(in, "a pull");
             return pull;
+        });
+    }
+
+    /** What a decoder does with the message's bytes; may throw anything a malformed message causes. */
+    private interface Decoder<T> {
+        T decode() throws IOException;
+    }
+
+    /** Runs a decoder and turns every failure a malformed message can cause into the one typed error. */
+    private static <T> T decoding(String what, Decoder<T> decoder) {
+        try {
+            return decoder.decode();
         } catch (IOException e) {
-            throw new IllegalArgumentException("truncated pull", e);
+            throw new PkiException(ErrorCode.MALFORMED_ENCODING, "truncated replication " + what, e);
+        } catch (RuntimeException e) {
+            // unknown kinds and tags, implausible lengths, trailing bytes, values Command, CommandId and Operation refuse
+            throw new PkiException(ErrorCode.MALFORMED_ENCODING, "malformed replication " + what + ": " + e.getMessage(), e);
         }
     }
 
@@ -272,23 +290,23 @@ public final class CommandCodec {
         }
     }
 
-    private static Operation readOperation(DataInput in) throws IOException {
+    private static Operation readOperation(DataInputStream in) throws IOException {
         int tag = in.readUnsignedByte();
-        String key = readString(in);
+        String key = readMessageString(in);
         return switch (tag) {
             case PUT_IF_NEWER, PUT_TERMINAL -> {
                 long version = readVarLong(in);
-                int count = readCount(in);
-                Map<String, String> fields = new HashMap<>(count * 2);
+                int count = readMessageCount(in);
+                Map<String, String> fields = new HashMap<>(Math.min(count, 64) * 2);
                 for (int i = 0; i < count; i++) {
-                    fields.put(readString(in), readString(in));
+                    fields.put(readMessageString(in), readMessageString(in));
                 }
                 yield new Operation.PutIfNewer(key, version, fields, tag == PUT_TERMINAL);
             }
             case DELETE_IF_NEWER -> new Operation.DeleteIfNewer(key, readVarLong(in));
-            case SET_ADD -> new Operation.SetAdd(key, readString(in));
-            case SET_REMOVE -> new Operation.SetRemove(key, readString(in));
-            case PUT -> new Operation.Put(key, readString(in));
+            case SET_ADD -> new Operation.SetAdd(key, readMessageString(in));
+            case SET_REMOVE -> new Operation.SetRemove(key, readMessageString(in));
+            case PUT -> new Operation.Put(key, readMessageString(in));
             default -> throw new IllegalArgumentException("unknown operation tag " + tag);
         };
     }
@@ -299,8 +317,13 @@ public final class CommandCodec {
         out.write(utf8);
     }
 
+    /** A string in a stream (a state-transfer snapshot), at most {@link #MAX_STREAM_STRING_BYTES}. */
     static String readString(DataInput in) throws IOException {
-        byte[] utf8 = new byte[readCount(in)];
+        long length = readVarLong(in);
+        if (length < 0 || length > MAX_STREAM_STRING_BYTES) {
+            throw new IOException("implausible string length " + length);
+        }
+        byte[] utf8 = new byte[(int) length];
         in.readFully(utf8);
         return new String(utf8, StandardCharsets.UTF_8);
     }
@@ -326,10 +349,33 @@ public final class CommandCodec {
         throw new IllegalArgumentException("varint longer than 64 bits");
     }
 
+    /**
+     * Reads a length or a count in a message and refuses one above the bytes left in it (every element
+     * of what it counts takes at least one byte), so that nothing is allocated for more than is there.
+     * {@code in} reads a byte array, whose {@code available()} is exactly what is left.
+     */
+    private static int readMessageCount(DataInputStream in) throws IOException {
+        long count = readVarLong(in);
+        if (count < 0 || count > in.available()) {
+            throw new IllegalArgumentException("length " + count + " exceeds the " + in.available() + " bytes left");
+        }
+        return (int) count;
+    }
+
+    private static String readMessageString(DataInputStream in) throws IOException {
+        byte[] utf8 = new byte[readMessageCount(in)];
+        in.readFully(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    /** Longest string a stream (a state-transfer snapshot) may hold: far above any key or value the PKI stores. */
+    static final int MAX_STREAM_STRING_BYTES = 16 << 20;
+
+    /** A count in a stream, where the bytes left are unknown: callers must not allocate for it up front. */
     static int readCount(DataInput in) throws IOException {
         long count = readVarLong(in);
         if (count < 0 || count > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("implausible length " + count);
+            throw new IOException("implausible count " + count);
         }
         return (int) count;
     }

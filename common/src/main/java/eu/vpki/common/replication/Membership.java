@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.PkiException;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
@@ -362,6 +363,15 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         }
 
         private void accept(Message message, Response response) {
+            try {
+                dispatch(message, response);
+            } catch (PkiException malformed) {
+                // refused and logged; nothing is applied or answered (the sender times out)
+                log.warn("refused a malformed message from {}: {}", message.getSrc(), malformed.getMessage());
+            }
+        }
+
+        private void dispatch(Message message, Response response) {
             byte[] payload = message.getArray();
             switch (CommandCodec.kind(payload)) {
                 case CommandCodec.FORMAT_VERSION -> applier.deliver(CommandCodec.decode(payload), response);

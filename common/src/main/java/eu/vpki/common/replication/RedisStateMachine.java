@@ -417,7 +417,7 @@ public final class RedisStateMachine {
         switch (kind) {
             case HASH -> {
                 int count = CommandCodec.readCount(in);
-                Map<String, String> pairs = new HashMap<>(count * 2);
+                Map<String, String> pairs = new HashMap<>(Math.min(count, 1_024) * 2);
                 for (int i = 0; i < count; i++) {
                     pairs.put(CommandCodec.readString(in), CommandCodec.readString(in));
                 }
@@ -425,7 +425,7 @@ public final class RedisStateMachine {
             }
             case SET -> {
                 int count = CommandCodec.readCount(in);
-                Set<String> members = new HashSet<>(count * 2);
+                Set<String> members = new HashSet<>(Math.min(count, 1_024) * 2);
                 for (int i = 0; i < count; i++) {
                     members.add(CommandCodec.readString(in));
                 }

@@ -1,5 +1,7 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -42,9 +44,9 @@ class CommandCodecTest {
         assertThat(CommandCodec.kind(CommandCodec.encode(next))).isEqualTo(CommandCodec.FORMAT_VERSION);
         assertThat(CommandCodec.decodeCommands(list)).containsExactly(EVERY_OPERATION, next);
         assertThatThrownBy(() -> CommandCodec.decodeCommands(java.util.Arrays.copyOf(list, list.length - 1)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(PkiException.class);
         assertThatThrownBy(() -> CommandCodec.decodeCommands(CommandCodec.encode(next)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(PkiException.class);
     }
 
     @Test
@@ -66,7 +68,7 @@ class CommandCodecTest {
 
         assertThat(CommandCodec.decodePull(CommandCodec.encodePull(pull))).isEqualTo(pull);
         assertThatThrownBy(() -> CommandCodec.decodeReport(CommandCodec.encodePull(pull)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(PkiException.class);
     }
 
     @Test
@@ -78,11 +80,27 @@ class CommandCodecTest {
     }
 
     @Test
+    void decode_refusesALengthAboveTheBytesLeft_beforeAllocatingIt() {
+        // u8 format | str origin: a length of 2^31 - 9 in a 7-byte message (issue #18: it used to allocate 2 GB first)
+        byte[] hugeString = {1, (byte) 0xF7, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07, 'x'};
+        assertThatThrownBy(() -> CommandCodec.decode(hugeString)).isInstanceOfSatisfying(PkiException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_ENCODING)).hasMessageContaining("exceeds the 1 bytes left");
+        // a command list claiming 2^31 - 9 commands
+        byte[] hugeList = {(byte) CommandCodec.COMMANDS, (byte) 0xF7, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07};
+        assertThatThrownBy(() -> CommandCodec.decodeCommands(hugeList)).isInstanceOf(PkiException.class);
+        // a put-if-newer claiming 2^31 - 9 fields (the map was sized for them)
+        byte[] good = CommandCodec.encode(new Command(new CommandId("ea-1", 1), 5, List.of(new Operation.PutIfNewer("k:a", 1, Map.of()))));
+        byte[] hugeFields = java.util.Arrays.copyOf(good, good.length + 4);
+        System.arraycopy(new byte[]{(byte) 0xF7, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07}, 0, hugeFields, good.length - 1, 5);
+        assertThatThrownBy(() -> CommandCodec.decode(hugeFields)).isInstanceOf(PkiException.class).hasMessageContaining("bytes left");
+    }
+
+    @Test
     void decode_rejectsTruncatedInput() {
         byte[] encoded = CommandCodec.encode(EVERY_OPERATION);
         byte[] truncated = java.util.Arrays.copyOf(encoded, encoded.length - 3);
 
-        assertThatThrownBy(() -> CommandCodec.decode(truncated)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CommandCodec.decode(truncated)).isInstanceOf(PkiException.class);
     }
 
     @Test
@@ -93,7 +111,7 @@ class CommandCodecTest {
         assertThat(CommandCodec.kind(query)).isEqualTo(CommandCodec.APPLIED_QUERY);
         assertThat(CommandCodec.decodeAppliedQuery(query)).isEqualTo(id);
         assertThatThrownBy(() -> CommandCodec.decodeAppliedQuery(CommandCodec.encode(EVERY_OPERATION)))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(PkiException.class);
     }
 
     @Test
