@@ -72,6 +72,13 @@ final class JGroupsStack {
         values.put("vpki.replication.failure-detection-timeout", failureDetection.toMillis() + "ms");
         values.put("vpki.replication.heartbeat-interval", Math.max(100, failureDetection.toMillis() / 4) + "ms");
         values.put("vpki.replication.join-timeout", config.timeouts().join().toMillis() + "ms");
+        ReplicationConfig.Tls tls = config.tls();
+        values.put("vpki.replication.tls-enabled", Boolean.toString(tls.enabled()));
+        values.put("vpki.replication.tls-client-auth", tls.enabled() ? "NEED" : "NONE");
+        values.put("vpki.replication.tls-key-store", tls.enabled() ? tls.keyStore().toAbsolutePath().toString() : "");
+        values.put("vpki.replication.tls-key-store-password", tls.enabled() ? tls.keyStorePassword() : "");
+        values.put("vpki.replication.tls-trust-store", tls.enabled() ? tls.trustStore().toAbsolutePath().toString() : "");
+        values.put("vpki.replication.tls-trust-store-password", tls.enabled() ? tls.trustStorePassword() : "");
         return values;
     }
 

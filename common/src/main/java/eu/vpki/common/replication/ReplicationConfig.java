@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -26,10 +27,13 @@ import java.util.Objects;
  *                        ({@code vpki.replication.status-interval}); a member that has not heard from a majority
  *                        for {@link #lease()} (four intervals) stops serving, and the lease must be shorter
  *                        than the reply timeout (docs/design-replication-recovery.md)
+ * @param tls             mutual TLS of the JGroups transport ({@code vpki.replication.tls.*};
+ *                        docs/design-replication-security.md): off, or this replica's key store (its key and
+ *                        certificate from the deployment CA) and the trust store holding that CA
  */
 public record ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
                                 String bindAddress, int bindPort, Discovery discovery, int expectedMembers,
-                                Timeouts timeouts, Duration applyGrouping, Duration statusInterval) {
+                                Timeouts timeouts, Duration applyGrouping, Duration statusInterval, Tls tls) {
 
     /** The default {@link #applyGrouping}: twice the gap between commands at 1,000 commands/s. */
     public static final Duration DEFAULT_APPLY_GROUPING = Duration.ofMillis(2);
@@ -107,7 +111,37 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
         }
     }
 
+    /**
+     * Mutual TLS between the members (JGroups {@code TCP} with {@code tls.client_auth=NEED}, TLS 1.3): a peer
+     * without a certificate from the deployment CA can neither connect nor accept, so it cannot join, fetch
+     * state or send. PKCS#12 stores; {@link #OFF} for a plain transport (tests, a single host).
+     */
+    public record Tls(boolean enabled, Path keyStore, String keyStorePassword, Path trustStore, String trustStorePassword) {
+        /** No TLS: anyone who reaches the port can join (docs/design-replication-security.md says when that is acceptable). */
+        public static final Tls OFF = new Tls(false, null, null, null, null);
+
+        public Tls {
+            if (enabled) {
+                Objects.requireNonNull(keyStore, "tls key-store");
+                Objects.requireNonNull(trustStore, "tls trust-store");
+                Objects.requireNonNull(keyStorePassword, "tls key-store password");
+                Objects.requireNonNull(trustStorePassword, "tls trust-store password");
+            }
+        }
+
+        /** TLS with this replica's key store and the deployment CA's trust store. */
+        public static Tls of(Path keyStore, String keyStorePassword, Path trustStore, String trustStorePassword) {
+            return new Tls(true, keyStore, keyStorePassword, trustStore, trustStorePassword);
+        }
+
+        @Override
+        public String toString() {
+            return enabled ? "Tls[key-store=" + keyStore + ", trust-store=" + trustStore + "]" : "Tls[off]";
+        }
+    }
+
     public ReplicationConfig {
+        Objects.requireNonNull(tls, "tls");
         requireText(clusterName, "cluster-name");
         CommandId.requireReplicaId(replicaId);
         Objects.requireNonNull(order, "order");
@@ -134,6 +168,20 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
                     + " must be shorter than reply-timeout " + timeouts.reply()
                     + ": a replica cut off must stop serving before a write it lacks can be acknowledged");
         }
+    }
+
+    /** Without TLS ({@link Tls#OFF}). */
+    public ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
+                             String bindAddress, int bindPort, Discovery discovery, int expectedMembers, Timeouts timeouts,
+                             Duration applyGrouping, Duration statusInterval) {
+        this(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers, timeouts,
+                applyGrouping, statusInterval, Tls.OFF);
+    }
+
+    /** The same configuration with mutual TLS of the transport. */
+    public ReplicationConfig withTls(Tls transportSecurity) {
+        return new ReplicationConfig(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers,
+                timeouts, applyGrouping, statusInterval, transportSecurity);
     }
 
     /** With the default {@link #DEFAULT_STATUS_INTERVAL}. */
@@ -177,7 +225,7 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
     public static ReplicationConfig defaults(String replicaId) {
         return new ReplicationConfig("vpki-ea", replicaId, Order.FIFO, Propagation.ASYNC, "127.0.0.1", 7800,
                 new Discovery.TcpPing("127.0.0.1[7800]"), 1, Timeouts.DEFAULTS, DEFAULT_APPLY_GROUPING,
-                DEFAULT_STATUS_INTERVAL);
+                DEFAULT_STATUS_INTERVAL, Tls.OFF);
     }
 
     /**

@@ -1,0 +1,177 @@
+package eu.vpki.common.etsi.crypto;
+
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+
+/**
+ * The deployment CA of the replication channel: an X.509 CA (nistP256, ECDSA-SHA256) private to one
+ * deployment, which issues each replica its own TLS certificate (subject {@code CN=<replica id>},
+ * client and server authentication). The replicas trust this CA only (their trust store), so a
+ * member without a certificate from it cannot connect to any replica (docs/design-replication-security.md).
+ * Not part of the ETSI PKI (it lives here because BouncyCastle does): these certificates never leave
+ * the replication channel.
+ *
+ * <p>The local cluster generates one per run directory; a deployment keeps the CA's key offline and
+ * hands each host its replica key store and the trust store (on AWS from Secrets Manager).
+ */
+public final class DeploymentCa {
+    private static final String CA_ALIAS = "deployment-ca";
+    private static final String REPLICA_ALIAS = "replica";
+
+    private final PrivateKey key;
+    private final X509Certificate certificate;
+
+    private DeploymentCa(PrivateKey key, X509Certificate certificate) {
+        this.key = key;
+        this.certificate = certificate;
+    }
+
+    /** A new CA named {@code CN=<name>}, valid from {@code now} for {@code validity}. */
+    public static DeploymentCa generate(String name, Instant now, Duration validity, SecureRandom random) {
+        try {
+            KeyPair pair = newKeyPair(random);
+            X500Name subject = new X500Name("CN=" + name);
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject, serial(random), Date.from(now),
+                    Date.from(now.plus(validity)), subject, pair.getPublic());
+            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
+            builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+            return new DeploymentCa(pair.getPrivate(), sign(builder, pair.getPrivate()));
+        } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
+            throw new IllegalStateException("cannot generate the deployment CA", e);
+        }
+    }
+
+    /** Reads a CA written by {@link #save}. */
+    public static DeploymentCa load(Path file, char[] password) {
+        try (InputStream in = Files.newInputStream(file)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, password);
+            return new DeploymentCa((PrivateKey) store.getKey(CA_ALIAS, password), (X509Certificate) store.getCertificate(CA_ALIAS));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the deployment CA " + file, e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot read the deployment CA " + file, e);
+        }
+    }
+
+    public X509Certificate certificate() {
+        return certificate;
+    }
+
+    /** Writes the CA with its private key (PKCS#12): keep it where no replica runs. */
+    public void save(Path file, char[] password) {
+        KeyStore store = emptyStore();
+        try {
+            store.setKeyEntry(CA_ALIAS, key, password, new Certificate[]{certificate});
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+        write(store, file, password);
+    }
+
+    /** Writes the trust store every replica uses: the CA certificate only (PKCS#12). */
+    public void writeTrustStore(Path file, char[] password) {
+        KeyStore store = emptyStore();
+        try {
+            store.setCertificateEntry(CA_ALIAS, certificate);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+        write(store, file, password);
+    }
+
+    /**
+     * Issues replica {@code replicaId} a new key and certificate ({@code CN=<replicaId>}, valid from
+     * {@code now} for {@code validity}) and writes them with the CA certificate as chain (PKCS#12).
+     */
+    public X509Certificate issueKeyStore(String replicaId, Instant now, Duration validity, SecureRandom random, Path file,
+                                         char[] password) {
+        if (replicaId == null || !replicaId.matches("[A-Za-z0-9._:-]{1,64}")) {
+            throw new IllegalArgumentException("not a replica id: " + replicaId);
+        }
+        try {
+            KeyPair pair = newKeyPair(random);
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(new X500Name(certificate.getSubjectX500Principal().getName()),
+                    serial(random), Date.from(now), Date.from(now.plus(validity)), new X500Name("CN=" + replicaId), pair.getPublic());
+            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+            builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
+            builder.addExtension(Extension.extendedKeyUsage, false,
+                    new ExtendedKeyUsage(new KeyPurposeId[]{KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
+            X509Certificate issued = sign(builder, key);
+            KeyStore store = emptyStore();
+            store.setKeyEntry(REPLICA_ALIAS, pair.getPrivate(), password, new Certificate[]{issued, certificate});
+            write(store, file, password);
+            return issued;
+        } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
+            throw new IllegalStateException("cannot issue the replication certificate of " + replicaId, e);
+        }
+    }
+
+    private static KeyPair newKeyPair(SecureRandom random) throws GeneralSecurityException {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(new ECGenParameterSpec("secp256r1"), random);
+        return generator.generateKeyPair();
+    }
+
+    private static BigInteger serial(SecureRandom random) {
+        return new BigInteger(127, random).add(BigInteger.ONE);
+    }
+
+    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer)
+            throws OperatorCreationException, GeneralSecurityException {
+        return new JcaX509CertificateConverter().getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer)));
+    }
+
+    private static KeyStore emptyStore() {
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            return store;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void write(KeyStore store, Path file, char[] password) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            try (OutputStream out = Files.newOutputStream(file)) {
+                store.store(out, password);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot write " + file, e);
+        }
+    }
+}
