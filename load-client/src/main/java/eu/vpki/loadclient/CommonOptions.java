@@ -1,18 +1,16 @@
 package eu.vpki.loadclient;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
-import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.loadclient.measure.LoadModel;
 import eu.vpki.loadclient.measure.LoadRunner;
 import eu.vpki.loadclient.obu.FleetFile;
-import eu.vpki.loadclient.obu.ObuProtocol;
-import eu.vpki.loadclient.obu.PkiEndpoints;
 import eu.vpki.loadclient.obu.SimulatedStation;
 import eu.vpki.loadclient.report.ReportWriter;
 import eu.vpki.loadclient.report.RunReport;
 import eu.vpki.loadclient.measure.PhaseResult;
+import eu.vpki.loadclient.measure.Workload;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -22,8 +20,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,13 +98,8 @@ final class CommonOptions {
     }
 
     static Workload workload(Target target, Load load, HttpClient http, AtomicReference<LoadRunner.Progress> progress) throws IOException {
-        Clock clock = Clock.systemUTC();
-        EtsiCertificate rca = EtsiCertificate.decode(Files.readAllBytes(target.rcaCert));
-        PkiEndpoints pki = PkiEndpoints.discover(List.of(target.dc), rca, clock.instant());
-        SecureRandom random = new SecureRandom();
-        ObuProtocol protocol = new ObuProtocol(http, new eu.vpki.common.etsi.ts103097.DataEncryption(random), random, clock, pki,
-                AT_PERMISSIONS, Duration.ofSeconds(30));
-        return new Workload(protocol, target.eaUrls, target.aaUrls, load.precompute, progress::set);
+        return Workload.connect(target.dc, target.rcaCert, AT_PERMISSIONS, target.eaUrls, target.aaUrls, load.precompute, http,
+                progress::set);
     }
 
     /** Prints a live progress line on stderr while {@code body} runs. */

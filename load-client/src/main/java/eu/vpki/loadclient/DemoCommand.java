@@ -3,6 +3,7 @@ package eu.vpki.loadclient;
 import eu.vpki.loadclient.cluster.ClusterSpec;
 import eu.vpki.loadclient.cluster.LocalCluster;
 import eu.vpki.loadclient.measure.LoadRunner;
+import eu.vpki.loadclient.measure.Workload;
 import eu.vpki.loadclient.measure.PhaseResult;
 import eu.vpki.loadclient.obu.FleetRegistrar;
 import eu.vpki.loadclient.obu.SimulatedStation;

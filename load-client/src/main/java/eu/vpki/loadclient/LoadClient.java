@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "vpki-load", mixinStandardHelpOptions = true, version = "vpki-load 0.1.0",
         description = "Simulated ITS stations that enrol and fetch pseudonym certificates (ATs), measured.",
         subcommands = {DemoCommand.class, ClusterCommand.class, RegisterCommand.class, EnrolCommand.class, FetchCommand.class,
-                SweepCommand.class, BootstrapCommand.class, FaultsCommand.class})
+                SweepCommand.class, BootstrapCommand.class, FaultsCommand.class, ExperimentCommand.class})
 public final class LoadClient implements Runnable {
 
     @Override

@@ -1,6 +1,7 @@
 package eu.vpki.loadclient;
 
 import eu.vpki.loadclient.measure.LoadRunner;
+import eu.vpki.loadclient.measure.Workload;
 import eu.vpki.loadclient.measure.PhaseResult;
 import eu.vpki.loadclient.obu.SimulatedStation;
 import eu.vpki.loadclient.report.RunReport;

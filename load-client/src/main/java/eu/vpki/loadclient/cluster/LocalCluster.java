@@ -214,7 +214,8 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     private void boot(java.util.function.Consumer<String> log) {
-        if (network instanceof LoopbackNetwork) {
+        // every host on one address (loopback, CPU-limited or not): ports must not collide
+        if (network.host("rca").address().equals(LoopbackNetwork.ADDRESS)) {
             refuseUnusableLoopbackPorts(spec);
         }
         Path work = spec.workDir().toAbsolutePath();

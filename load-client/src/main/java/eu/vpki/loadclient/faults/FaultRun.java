@@ -197,7 +197,7 @@ public final class FaultRun {
     }
 
     /** The checkout's commit (and whether the replication code differs from it), or "unknown". */
-    static String commit(Path projectDir) {
+    public static String commit(Path projectDir) {
         try {
             Process p = new ProcessBuilder("git", "-C", projectDir.toString(), "log", "-1", "--format=%h %cs %s").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

@@ -24,7 +24,7 @@ import java.util.Map;
  *       phase, joined per operation: for a sweep, the curve of the paper's Figures 3-5.</li>
  * </ul>
  */
-final class ReportCharts {
+public final class ReportCharts {
     private static final String[] PERCENTILE_DASH = {"", "7,4", "2,3"};
     private static final SvgChart.Marker[] PERCENTILE_MARKER = {SvgChart.Marker.CIRCLE, SvgChart.Marker.SQUARE, SvgChart.Marker.DIAMOND};
     private static final double[] PERCENTILES = {50, 99, 99.9};
@@ -35,7 +35,7 @@ final class ReportCharts {
     }
 
     /** The colour of an operation's series. */
-    static String colour(String operation) {
+    public static String colour(String operation) {
         return switch (operation) {
             case PhaseResult.ENROLMENT -> "#1f77b4";
             case PhaseResult.AUTHORIZATION -> "#e6550d";
@@ -219,11 +219,11 @@ final class ReportCharts {
         return factor <= 1 ? (int) Math.round(c * factor) : (int) Math.round(c + (255 - c) * (factor - 1) * 0.8);
     }
 
-    static String number(double v) {
+    public static String number(double v) {
         return v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.1f", v);
     }
 
-    static String millis(double v) {
+    public static String millis(double v) {
         return v >= 1 ? String.format(Locale.ROOT, "%,.0f ms", v) : String.format(Locale.ROOT, "%s ms", stripZeros(v));
     }
 

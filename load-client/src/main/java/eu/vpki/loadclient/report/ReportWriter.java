@@ -159,7 +159,7 @@ public final class ReportWriter {
     }
 
     /** A percentile as people write it: 50, 99, 99.9. */
-    static String label(double q) {
+    public static String label(double q) {
         return q == Math.rint(q) ? String.valueOf((long) q) : String.valueOf(q);
     }
 
@@ -171,7 +171,7 @@ public final class ReportWriter {
         return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 
-    static String escape(String s) {
+    public static String escape(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

@@ -13,7 +13,7 @@ import java.util.function.DoubleFunction;
  * from the data so that every point lies inside the plot area; points a log axis cannot show (zero)
  * are left out rather than drawn at the edge.
  */
-final class SvgChart {
+public final class SvgChart {
     static final int WIDTH = 760;
     private static final int PLOT_HEIGHT = 300;
     private static final int LEFT = 78;
@@ -23,12 +23,12 @@ final class SvgChart {
     private static final int LEGEND_ROW = 18;
 
     /** A tick: where it is (in axis units, before any log) and what it says. */
-    record Tick(double value, String label) {
+    public record Tick(double value, String label) {
     }
 
     /** An axis: its range (in axis units), whether it is logarithmic, its ticks. */
-    record Axis(String title, double min, double max, boolean log, List<Tick> ticks) {
-        Axis {
+    public record Axis(String title, double min, double max, boolean log, List<Tick> ticks) {
+        public Axis {
             if (!(max > min) || (log && min <= 0)) {
                 throw new IllegalArgumentException("bad axis range " + min + ".." + max);
             }
@@ -36,7 +36,7 @@ final class SvgChart {
         }
 
         /** From 0 to a round value above {@code maxValue} (1, 2 or 5 times a power of ten), five or so ticks. */
-        static Axis linearFromZero(String title, double maxValue, DoubleFunction<String> format) {
+        public static Axis linearFromZero(String title, double maxValue, DoubleFunction<String> format) {
             double step = niceStep(Math.max(maxValue, 1e-9) * 1.05 / 5);
             double max = Math.max(step, Math.ceil(maxValue * 1.05 / step) * step);
             List<Tick> ticks = new ArrayList<>();
@@ -47,7 +47,7 @@ final class SvgChart {
         }
 
         /** Logarithmic, from the power of ten at or below {@code minValue} to the one above {@code maxValue}; ticks at 1, 2, 5. */
-        static Axis logarithmic(String title, double minValue, double maxValue, DoubleFunction<String> format) {
+        public static Axis logarithmic(String title, double minValue, double maxValue, DoubleFunction<String> format) {
             double lo = Math.pow(10, Math.floor(Math.log10(minValue)));
             double hi = Math.pow(10, Math.ceil(Math.log10(maxValue * 1.02)));
             if (hi <= lo) {
@@ -96,7 +96,7 @@ final class SvgChart {
     }
 
     /** How a series marks its points: not at all (a line only), or with a shape. */
-    enum Marker { NONE, CIRCLE, SQUARE, DIAMOND }
+    public enum Marker { NONE, CIRCLE, SQUARE, DIAMOND }
 
     /**
      * One series. Series with the same legend label share one legend entry.
@@ -105,15 +105,15 @@ final class SvgChart {
      * @param lines  whether consecutive points are joined
      * @param marker the shape drawn at every point; a series that is not joined always gets one
      */
-    record Series(String legend, String colour, String dash, boolean lines, Marker marker, List<double[]> points) {
-        Series {
+    public record Series(String legend, String colour, String dash, boolean lines, Marker marker, List<double[]> points) {
+        public Series {
             points = List.copyOf(points);
             if (!lines && marker == Marker.NONE) {
                 marker = Marker.CIRCLE;
             }
         }
 
-        Series(String legend, String colour, String dash, boolean lines, List<double[]> points) {
+        public Series(String legend, String colour, String dash, boolean lines, List<double[]> points) {
             this(legend, colour, dash, lines, Marker.NONE, points);
         }
     }
@@ -123,19 +123,19 @@ final class SvgChart {
     private final Axis y;
     private final List<Series> series = new ArrayList<>();
 
-    SvgChart(String title, Axis x, Axis y) {
+    public SvgChart(String title, Axis x, Axis y) {
         this.title = title;
         this.x = x;
         this.y = y;
     }
 
-    SvgChart add(Series s) {
+    public SvgChart add(Series s) {
         series.add(s);
         return this;
     }
 
     /** The points that will be drawn, in SVG coordinates, for tests: every one inside {@link #plotArea()}. */
-    List<double[]> drawnPoints() {
+    public List<double[]> drawnPoints() {
         List<double[]> out = new ArrayList<>();
         for (Series s : series) {
             for (double[] p : s.points()) {
@@ -148,11 +148,11 @@ final class SvgChart {
     }
 
     /** The plot area: x, y, width, height in SVG coordinates. */
-    static double[] plotArea() {
+    public static double[] plotArea() {
         return new double[]{LEFT, TOP, WIDTH - LEFT - RIGHT, PLOT_HEIGHT};
     }
 
-    String svg() {
+    public String svg() {
         Map<String, Series> legend = new LinkedHashMap<>();
         series.forEach(s -> legend.putIfAbsent(s.legend(), s));
         int perRow = 3;

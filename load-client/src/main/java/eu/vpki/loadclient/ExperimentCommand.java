@@ -1,0 +1,157 @@
+package eu.vpki.loadclient;
+
+import eu.vpki.loadclient.cluster.ClusterSpec;
+import eu.vpki.loadclient.cluster.CpuLimitedNetwork;
+import eu.vpki.loadclient.cluster.HostNetwork;
+import eu.vpki.loadclient.cluster.LocalCluster;
+import eu.vpki.loadclient.cluster.NamespaceNetwork;
+import eu.vpki.loadclient.experiment.CentralisedExperiment;
+import eu.vpki.loadclient.experiment.ExperimentReport;
+import eu.vpki.loadclient.experiment.ExperimentReportWriter;
+import eu.vpki.loadclient.measure.LoadRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * {@code experiment}: the paper's experiments on this machine (docs/experiments.md), each a local
+ * cluster on one host per service (network namespaces where possible), a CPU limit per host, open-loop
+ * sweeps, and a report with the paper's values beside ours. Exit code 0 when the experiment ran to
+ * its end, 2 when it was cut short (time budget) or failed.
+ */
+@Command(name = "experiment", mixinStandardHelpOptions = true,
+        description = {"The paper's experiments reproduced on this machine (docs/experiments.md): a report (HTML and JSON)",
+                "with charts shaped like the paper's figures and its values beside ours.", ""},
+        subcommands = {ExperimentCommand.Centralised.class})
+final class ExperimentCommand implements Runnable {
+    static final int CUT_SHORT = 2;
+
+    @Override
+    public void run() {
+        picocli.CommandLine.usage(this, System.out);
+    }
+
+    /** Where the experiment's cluster runs and where its report goes: shared by every experiment. */
+    static final class Placement {
+        @Option(names = "--project-dir", defaultValue = ".", description = "checkout with the built service jars (default ${DEFAULT-VALUE})")
+        Path projectDir;
+        @Option(names = "--work-dir", defaultValue = "run/experiments/cluster", description = "cluster state and logs (default ${DEFAULT-VALUE})")
+        Path workDir;
+        @Option(names = "--report-dir", defaultValue = "run/experiments", description = "where reports go (default ${DEFAULT-VALUE})")
+        Path reportDir;
+        @Option(names = "--base-port", defaultValue = "18080", description = "HTTP ports start here (default ${DEFAULT-VALUE})")
+        int basePort;
+        @Option(names = "--jgroups-base-port", description = "JGroups ports start here (default --base-port - 280)")
+        Integer jgroupsBasePort;
+        @Option(names = "--network", defaultValue = "auto", description = {
+                "auto (a network namespace per host when root with 'ip netns', else loopback), namespaces, loopback",
+                "(default ${DEFAULT-VALUE})"})
+        String network;
+        @Option(names = "--net-prefix", defaultValue = "vpkix", description = {
+                "prefix of the namespaces, bridge, veths and CPU cgroups made (leftovers with it are removed first)",
+                "(default ${DEFAULT-VALUE})"})
+        String prefix;
+        @Option(names = "--subnet", defaultValue = "10.218.0.0/16", description = "IPv4 subnet of the bridge (default ${DEFAULT-VALUE})")
+        String subnet;
+        @Option(names = "--cleanup", description = "remove namespaces, links, cgroups and processes left by an earlier run with --net-prefix, then exit")
+        boolean cleanup;
+
+        int jgroupsBase() {
+            return jgroupsBasePort != null ? jgroupsBasePort : ClusterSpec.defaultJgroupsBasePort(basePort);
+        }
+
+        /** The hosts: namespaces or loopback, each limited to {@code cpus} cores when given and this machine can. */
+        HostNetwork open(Double cpus, Consumer<String> log) {
+            HostNetwork net = ClusterCommand.NetworkOptions.open(network, prefix, subnet, log);
+            if (cpus == null) {
+                return net;
+            }
+            if (!CpuLimitedNetwork.available()) {
+                log.accept("no CPU limit: no writable cgroup v1 cpu hierarchy here (needs root); the report says so");
+                return net;
+            }
+            try {
+                return CpuLimitedNetwork.wrap(net, prefix, cpus, log);
+            } catch (RuntimeException e) {
+                net.close();
+                throw e;
+            }
+        }
+
+        int removeLeftovers() {
+            int removed = NamespaceNetwork.available() ? NamespaceNetwork.sweep(prefix, System.err::println) : 0;
+            return removed + (CpuLimitedNetwork.available() ? CpuLimitedNetwork.sweep(prefix, System.err::println) : 0);
+        }
+    }
+
+    @Command(name = "centralised", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Paper Figs. 3-5: one host per authority (RCA, DC, EA, Operator, AA), each limited to --cpus cores;",
+                    "for each limit an open-loop EC sweep then an AT sweep at rising rates until saturation.",
+                    "Bounded by --budget (plus the cluster's start and stop). Exit code 0 when it ran to its end, 2 otherwise.", ""})
+    static final class Centralised implements Callable<Integer> {
+        @Mixin
+        Placement placement;
+        @Option(names = "--cpus", split = ",", defaultValue = "1,2", paramLabel = "CORES",
+                description = "CPU limits per host to sweep, in cores, e.g. 0.5,1,2 (default ${DEFAULT-VALUE})")
+        List<Double> cpus = new ArrayList<>();
+        @Option(names = "--mode", defaultValue = "FIFO+ASYNC", description = "replication of the EA and Operator pair (default ${DEFAULT-VALUE})")
+        String mode;
+        @Option(names = "--ec-start-rate", defaultValue = "10", description = "first offered EC rate, per second (default ${DEFAULT-VALUE})")
+        double ecStartRate;
+        @Option(names = "--at-start-rate", defaultValue = "20", description = "first offered AT rate, per second (default ${DEFAULT-VALUE})")
+        double atStartRate;
+        @Option(names = "--factor", defaultValue = "1.5", description = "rate multiplier per step (default ${DEFAULT-VALUE})")
+        double factor;
+        @Option(names = "--steps", defaultValue = "12", description = "most steps per sweep (default ${DEFAULT-VALUE})")
+        int steps;
+        @Option(names = "--step-duration", defaultValue = "PT10S", description = "timed window of each step (default ${DEFAULT-VALUE})")
+        Duration stepDuration;
+        @Option(names = "--workers", defaultValue = "128", description = "client threads of the open loop (default ${DEFAULT-VALUE})")
+        int workers;
+        @Option(names = "--budget", defaultValue = "PT20M", description = "bound on all sweeps together (default ${DEFAULT-VALUE})")
+        Duration budget;
+        @Option(names = "--name", defaultValue = "centralised", description = "report file name, without extension (default ${DEFAULT-VALUE})")
+        String name;
+
+        @Override
+        public Integer call() throws Exception {
+            if (placement.cleanup) {
+                System.out.println("removed " + placement.removeLeftovers() + " namespaces, links and cgroups with prefix " + placement.prefix);
+                return 0;
+            }
+            String[] m = mode.toUpperCase(Locale.ROOT).split("[+ ]+");
+            if (m.length != 2) {
+                throw new IllegalArgumentException("--mode is ORDER+PROPAGATION, e.g. FIFO+ASYNC, not " + mode);
+            }
+            ClusterSpec spec = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(name).toAbsolutePath(), 1, 1,
+                    1, m[0], m[1], placement.basePort, placement.jgroupsBase(), "nistP256");
+            CentralisedExperiment.Config config = new CentralisedExperiment.Config(spec, cpus, ecStartRate, atStartRate, factor, steps,
+                    stepDuration, workers, budget, CommonOptions.AT_PERMISSIONS);
+            LocalCluster.recordArchives(spec, System.err::println);
+            AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
+            ExperimentReport report;
+            try (HostNetwork network = placement.open(cpus.isEmpty() ? null : cpus.get(0), System.err::println)) {
+                report = CommonOptions.withProgress(progress, () -> CentralisedExperiment.run(config, network, CommonOptions.http(),
+                        System.err::println, progress::set));
+            }
+            return write(report, placement.reportDir, name);
+        }
+    }
+
+    static int write(ExperimentReport report, Path dir, String name) throws java.io.IOException {
+        System.out.println();
+        System.out.print(ExperimentReportWriter.text(report));
+        List<Path> files = ExperimentReportWriter.writeAll(report, dir, name);
+        System.out.println("report written to " + files.get(0) + " and " + files.get(1) + " (and one report per sweep beside them)");
+        return report.complete() ? 0 : CUT_SHORT;
+    }
+}

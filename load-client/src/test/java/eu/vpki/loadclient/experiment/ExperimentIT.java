@@ -1,0 +1,72 @@
+package eu.vpki.loadclient.experiment;
+
+import eu.vpki.loadclient.LoadClient;
+import eu.vpki.loadclient.cluster.CpuLimitedNetwork;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The centralised experiment in miniature, as CI runs it: the real cluster (RCA, DC, one EA and one
+ * Operator each with its own redis-server, one AA; every service its own JVM) on loopback, each host
+ * limited to one core where this machine has cgroups, an EC sweep and an AT sweep of two short steps
+ * each at low rates, through the CLI. The report must hold both sweeps with successes, the paper's
+ * table and charts, and nothing may be left running. It checks the pipeline, not the figures: the
+ * rates are far below what even a busy 2-core machine serves, and no assertion depends on timing.
+ * Ports: HTTP 29200.., JGroups 31200.. (issue #19's range); -Dvpki.experiment-it.base-port moves them.
+ * Needs the service jars: run in the reactor ({@code mvn verify} builds them before this module).
+ */
+class ExperimentIT {
+    @Test
+    void centralised_miniature_writesAReportWithBothSweepsAndThePapersValues(@TempDir Path work) throws Exception {
+        Path project = Path.of("").toAbsolutePath().getParent();
+        int basePort = Integer.getInteger("vpki.experiment-it.base-port", 29200);
+        Path reports = work.resolve("reports");
+        int exit = new CommandLine(new LoadClient()).execute("experiment", "centralised",
+                "--project-dir", project.toString(), "--work-dir", work.resolve("cluster").toString(), "--report-dir", reports.toString(),
+                "--base-port", Integer.toString(basePort), "--jgroups-base-port", Integer.toString(basePort + 2000),
+                "--network", "loopback", "--net-prefix", "vx19i", "--cpus", "1",
+                "--ec-start-rate", "2", "--at-start-rate", "3", "--factor", "1.5", "--steps", "2", "--step-duration", "PT2S",
+                "--workers", "8", "--budget", "PT5M", "--name", "mini");
+
+        assertThat(exit).as("the experiment ran to its end").isZero();
+        JsonNode r = JsonMapper.builder().build().readTree(Files.readString(reports.resolve("mini.json")));
+        assertThat(r.get("experiment").asText()).isEqualTo(PaperValues.CENTRALISED);
+        assertThat(r.get("complete").asBoolean()).isTrue();
+        JsonNode sweeps = r.get("sweeps");
+        assertThat(sweeps).hasSize(2);
+        assertThat(sweeps.get(0).get("operation").asText()).isEqualTo("enrolment");
+        assertThat(sweeps.get(1).get("operation").asText()).isEqualTo("authorization");
+        for (JsonNode sweep : sweeps) {
+            assertThat(sweep.get("steps").size()).isBetween(1, 2);
+            long succeeded = 0;
+            for (JsonNode step : sweep.get("steps")) {
+                succeeded += step.get("succeeded").asLong();
+            }
+            assertThat(succeeded).as("%s: %s", sweep.get("label").asText(), sweep.get("steps")).isPositive();
+        }
+        assertThat(r.get("comparisons")).hasSize(PaperValues.of(PaperValues.CENTRALISED).size());
+        assertThat(r.get("comparisons").get(0).get("ours").asText()).contains("AT/s");
+        assertThat(r.get("figures")).hasSize(2);
+        assertThat(r.get("settings").get("machine").asText()).contains("cores");
+        boolean limited = CpuLimitedNetwork.available();
+        assertThat(r.get("settings").get("topology").asText()).contains(limited ? "each host limited to 1 core" : "loopback");
+        String html = Files.readString(reports.resolve("mini.html"));
+        assertThat(html).contains("Figs. 3-5", "paper: ~20 ms before saturation", "What this run cannot show", "<svg");
+        assertThat(reports.resolve("mini-sweep1.html")).exists();
+        assertThat(reports.resolve("mini-sweep2.json")).exists();
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
+        if (limited) {
+            try (var left = Files.list(Path.of("/sys/fs/cgroup/cpu"))) {
+                assertThat(left.map(p -> p.getFileName().toString())).as("cgroups left").noneMatch(n -> n.startsWith("vx19i-"));
+            }
+        }
+    }
+}
