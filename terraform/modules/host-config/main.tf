@@ -6,6 +6,41 @@ locals {
     for key, s in var.secret_files : key => "${local.runtime_dir}/${lower(key)}"
   }
   trust_environment = var.trusts_rca ? { VPKI_RCA_CERTIFICATE_FILE = "${local.runtime_dir}/rca.cert" } : {}
+  environment       = merge(var.environment, local.trust_environment, local.secret_environment)
+
+  # The user data is composed here and its templates have no directives
+  # (%{ if }, %{ for }): every choice and every list is an HCL expression
+  # below, so the build's checks read it with a maintained HCL parser
+  # (docs/deployment.md, "What the build checks"). To add a secret, add a
+  # secret_files entry in the calling module; to add an optional step, add a
+  # template under templates/ and a conditional local like redis_setup.
+
+  # /etc/vpki/<service>.env: one KEY=VALUE line per configuration key.
+  environment_file = join("\n", [for key, value in local.environment : "${key}=${value}"])
+
+  # /opt/vpki/fetch-secrets, run before every start with the unit's runtime
+  # directory as $dir: each secret from Secrets Manager (the copy in this
+  # host's region), then the public certificates from the artefact bucket.
+  secret_fetches = [
+    for key, s in var.secret_files : join(" ", compact([
+      "aws secretsmanager get-secret-value --region '${var.region}' --secret-id '${s.secret_id}'",
+      "--query SecretString --output text",
+      s.base64 ? "| base64 -d" : "",
+      "> \"$dir/${lower(key)}\"",
+    ]))
+  ]
+  certificate_fetches = concat(
+    var.trusts_rca ? ["aws s3 cp --region '${var.artefacts.region}' \"s3://${var.artefacts.bucket}/${var.artefacts.rca_certificate_key}\" \"$dir/rca.cert\""] : [],
+    var.own_certificate ? ["aws s3 cp --region '${var.artefacts.region}' \"s3://${var.artefacts.bucket}/${dirname(var.artefacts.rca_certificate_key)}/${var.service}.cert\" \"$dir/${var.service}.cert\""] : [],
+  )
+
+  packages = concat(["java-17-amazon-corretto-headless"], var.redis ? ["redis6"] : [])
+
+  # Optional steps: a template each, or nothing.
+  data_volume = var.data_volume_id == null ? "" : templatefile("${path.module}/templates/data-volume.sh.tftpl", {
+    data_volume_id = var.data_volume_id
+  })
+  redis_setup = var.redis ? templatefile("${path.module}/templates/redis.sh.tftpl", {}) : ""
 
   # The unit file is part of the repository (deploy/systemd), installed as is: its runtime directory
   # (RuntimeDirectory=vpki-<service>) is runtime_dir above, its EnvironmentFile /etc/vpki/<service>.env.
@@ -15,16 +50,13 @@ locals {
 output "user_data" {
   description = "cloud-init user data (a shell script) installing Java, the jar, Redis if asked, and the service's systemd unit from deploy/systemd."
   value = templatefile("${path.module}/templates/user-data.sh.tftpl", {
-    service             = var.service
-    region              = var.region
-    artefacts           = var.artefacts
-    environment         = merge(var.environment, local.trust_environment, local.secret_environment)
-    secret_files        = var.secret_files
-    runtime_dir         = local.runtime_dir
-    unit                = local.unit
-    trusts_rca          = var.trusts_rca
-    own_certificate_key = var.own_certificate ? "${dirname(var.artefacts.rca_certificate_key)}/${var.service}.cert" : ""
-    redis               = var.redis
-    data_volume_id      = var.data_volume_id == null ? "" : var.data_volume_id
+    service          = var.service
+    artefacts        = var.artefacts
+    packages         = join(" ", local.packages)
+    data_volume      = local.data_volume
+    redis_setup      = local.redis_setup
+    fetch_commands   = join("\n", concat(local.secret_fetches, local.certificate_fetches))
+    environment_file = local.environment_file
+    unit             = local.unit
   })
 }

@@ -150,11 +150,18 @@ class ChecksCanFailTest {
     }
 
     @Test
-    void secretsReportsATemplateThatDoesNotFetchBySecretId() throws IOException {
-        mutate("modules/host-config/templates/user-data.sh.tftpl", "--secret-id '${s.secret_id}'", "--secret-id '${key}'");
+    void secretsReportsUserDataThatDoesNotFetchBySecretId() throws IOException {
+        mutate("modules/host-config/main.tf", "--secret-id '${s.secret_id}'", "--secret-id '${key}'");
         // the EA replicas, the Operator replicas, the AA group and the RCA; the DC has no secrets
         assertThat(run(new SecretsCheck())).hasSize(4)
-                .allSatisfy(v -> assertThat(v).contains("the user data template does not fetch every secret_files entry"));
+                .allSatisfy(v -> assertThat(v).contains("the user data does not fetch every secret_files entry"));
+    }
+
+    @Test
+    void secretsReportsATemplateThatLeavesOutTheFetchCommands() throws IOException {
+        mutate("modules/host-config/templates/user-data.sh.tftpl", "${fetch_commands}\n", "");
+        assertThat(run(new SecretsCheck())).hasSize(4)
+                .allSatisfy(v -> assertThat(v).contains("the user data does not fetch every secret_files entry"));
     }
 
     // ------------------------------------------------------------ consistency
@@ -191,10 +198,21 @@ class ChecksCanFailTest {
     }
 
     @Test
-    void consistencyReportsATemplateThatDropsTheEnvironment() throws IOException {
-        mutate("modules/host-config/templates/user-data.sh.tftpl", "${key}=${value}", "${key}: ${value}");
-        assertThat(run(new ConsistencyCheck())).hasSize(2) // the EA and the Operator replicas
-                .allSatisfy(v -> assertThat(v).contains("the user data template does not write %{ for k, v in environment }"));
+    void consistencyReportsAnEnvironmentFileNotWrittenAsKeyValue() throws IOException {
+        mutate("modules/host-config/main.tf", "\"${key}=${value}\"", "\"${key}: ${value}\"");
+        // every host (EA and Operator replicas, DC, AA, RCA); with no environment written, no replica is found
+        assertThat(run(new ConsistencyCheck())).hasSize(6)
+                .anySatisfy(v -> assertThat(v).contains("no replica host found"))
+                .filteredOn(v -> !v.contains("no replica host found")).hasSize(5)
+                .allSatisfy(v -> assertThat(v).contains("the user data template writes no [for k, v in <environment> : \"${k}=${v}\"]"));
+    }
+
+    @Test
+    void consistencyReportsATemplateThatLeavesOutTheEnvironmentFile() throws IOException {
+        mutate("modules/host-config/templates/user-data.sh.tftpl", "${environment_file}\n", "");
+        assertThat(run(new ConsistencyCheck())).hasSize(6)
+                .filteredOn(v -> !v.contains("no replica host found")).hasSize(5)
+                .allSatisfy(v -> assertThat(v).contains("the user data template writes no"));
     }
 
     @Test

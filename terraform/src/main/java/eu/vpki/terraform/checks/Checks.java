@@ -2,10 +2,21 @@ package eu.vpki.terraform.checks;
 
 import eu.vpki.terraform.hcl.Ast.Block;
 import eu.vpki.terraform.hcl.Ast.Expr;
-import eu.vpki.terraform.hcl.Ast.Literal;
-import eu.vpki.terraform.hcl.Ast.ScopeTraversal;
 import eu.vpki.terraform.hcl.Ast.GetAttr;
+import eu.vpki.terraform.hcl.Ast.Interpolation;
+import eu.vpki.terraform.hcl.Ast.Literal;
+import eu.vpki.terraform.hcl.Ast.LiteralText;
+import eu.vpki.terraform.hcl.Ast.ObjectCons;
+import eu.vpki.terraform.hcl.Ast.ScopeTraversal;
+import eu.vpki.terraform.hcl.Ast.Template;
+import eu.vpki.terraform.hcl.Ast.TemplatePart;
+import eu.vpki.terraform.hcl.HclParseException;
+import eu.vpki.terraform.hcl.HclParser;
+import eu.vpki.terraform.checks.Resolver.ForIn;
+import eu.vpki.terraform.checks.Resolver.TemplateCall;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,6 +64,80 @@ public final class Checks {
 
         String describe() {
             return (module.call().isEmpty() ? "" : module.address() + ".") + TfModule.address(block);
+        }
+    }
+
+    /** A templatefile(path, vars) call that a resource's user_data can be. */
+    record UserData(Located resource, TemplateCall call) {
+    }
+
+    /** Every templatefile call with two arguments that some resource's user_data can evaluate to. */
+    static List<UserData> userData(ModuleInstance root) {
+        List<UserData> all = new ArrayList<>();
+        for (Located r : resources(root)) {
+            r.block().body().expr("user_data").ifPresent(ud -> Resolver.leaves(ud, r.env()).stream()
+                    .filter(l -> l instanceof TemplateCall tc && tc.call().args().size() == 2)
+                    .forEach(l -> all.add(new UserData(r, (TemplateCall) l))));
+        }
+        return all;
+    }
+
+    /**
+     * The for expressions whose results the user data template writes out: those that build a template
+     * variable the template interpolates ({@code ${name}}). Empty, with a violation, when the template or
+     * its variables cannot be read.
+     */
+    static Optional<List<ForIn>> writtenLoops(UserData u, String check, List<Violation> violations) {
+        Optional<Template> template = template(u, check, violations);
+        if (template.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!(u.call().call().args().get(1) instanceof ObjectCons vars)) {
+            violations.add(new Violation(check, u.call().pos(), u.resource().describe()
+                    + ": the template variables are not written as an object { name = value, ... }"));
+            return Optional.empty();
+        }
+        List<ForIn> loops = new ArrayList<>();
+        for (TemplatePart p : template.get().parts()) {
+            if (p instanceof Interpolation in && in.expr() instanceof ScopeTraversal t && t.steps().isEmpty()) {
+                vars.items().stream().filter(i -> i.constantKey().equals(Optional.of(t.root())))
+                        .forEach(i -> loops.addAll(Resolver.forExpressions(i.value(), u.call().env())));
+            }
+        }
+        return Optional.of(loops);
+    }
+
+    /** Parses the template file of a templatefile call whose path is "${path.module}/..." or a constant. */
+    static Optional<Template> template(UserData u, String check, List<Violation> violations) {
+        TemplateCall tc = u.call();
+        Expr pathExpr = tc.call().args().get(0);
+        Path dir = tc.env().module().module().dir();
+        StringBuilder path = new StringBuilder();
+        boolean resolved = pathExpr instanceof Template t && t.parts().stream().allMatch(p -> {
+            if (p instanceof LiteralText lt) {
+                path.append(lt.text());
+                return true;
+            }
+            if (p instanceof Interpolation in && isReference(in.expr(), "path", "module")) {
+                path.append(dir);
+                return true;
+            }
+            return false;
+        });
+        if (!resolved) {
+            violations.add(new Violation(check, tc.pos(), u.resource().describe() + ": cannot resolve the template path"));
+            return Optional.empty();
+        }
+        Path file = dir.resolve(path.toString()).normalize();
+        if (!Files.isRegularFile(file)) {
+            violations.add(new Violation(check, tc.pos(), u.resource().describe() + ": template " + file + " does not exist"));
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(HclParser.parseTemplateFile(file));
+        } catch (HclParseException e) {
+            violations.add(new Violation(check, tc.pos(), u.resource().describe() + ": " + e.getMessage()));
+            return Optional.empty();
         }
     }
 }

@@ -117,6 +117,10 @@ public final class Resolver {
     public record Binding(Expr collection, Env env, List<PStep> prefix, boolean isKey) {
     }
 
+    /** A for expression and where it is evaluated. */
+    public record ForIn(ForExpr expr, Env env) {
+    }
+
     private static final int MAX_DEPTH = 200;
     private static final Set<String> ELEMENT_PRESERVING = Set.of(
             "toset", "tolist", "tomap", "concat", "flatten", "values", "setunion", "distinct", "sort");
@@ -132,6 +136,46 @@ public final class Resolver {
 
     public static List<Leaf> leaves(Expr e, Env env, PStep... pending) {
         return leaves(e, env, List.of(pending));
+    }
+
+    /**
+     * The for expressions whose result can be part of e's value, or of a part of it: e itself, and those
+     * reached through local values, function arguments, tuple and object elements, template
+     * interpolations and conditional branches (not into a for expression's own body).
+     */
+    public static List<ForIn> forExpressions(Expr e, Env env) {
+        List<ForIn> out = new ArrayList<>();
+        collectFor(e, env, out, 0);
+        return out;
+    }
+
+    private static void collectFor(Expr e, Env env, List<ForIn> out, int depth) {
+        if (depth > MAX_DEPTH) {
+            return;
+        }
+        int d = depth + 1;
+        List<Expr> parts = List.of();
+        if (e instanceof ForExpr f) {
+            out.add(new ForIn(f, env));
+        } else if (e instanceof ScopeTraversal st && st.root().equals("local") && !st.steps().isEmpty()
+                && st.steps().get(0) instanceof GetAttr g && env.module().module().locals().containsKey(g.name())) {
+            collectFor(env.module().module().locals().get(g.name()).value(), Env.of(env.module(), null), out, d);
+        } else if (e instanceof FunctionCall fc) {
+            parts = fc.args();
+        } else if (e instanceof Tuple t) {
+            parts = t.items();
+        } else if (e instanceof ObjectCons o) {
+            parts = o.items().stream().map(ObjectItem::value).toList();
+        } else if (e instanceof Conditional c) {
+            parts = List.of(c.then(), c.otherwise());
+        } else if (e instanceof Parens p) {
+            parts = List.of(p.inner());
+        } else if (e instanceof RelativeTraversal rt) {
+            parts = List.of(rt.source());
+        } else if (e instanceof Template t) {
+            parts = t.parts().stream().filter(Interpolation.class::isInstance).map(p -> ((Interpolation) p).expr()).toList();
+        }
+        parts.forEach(p -> collectFor(p, env, out, d));
     }
 
     private static void walk(Expr e, Env env, List<PStep> pending, boolean plain, List<Leaf> out, int depth) {

@@ -2,21 +2,25 @@ package eu.vpki.terraform.checks;
 
 import eu.vpki.terraform.hcl.Ast.Block;
 import eu.vpki.terraform.hcl.Ast.Expr;
-import eu.vpki.terraform.hcl.Ast.ForDirective;
+import eu.vpki.terraform.hcl.Ast.Conditional;
+import eu.vpki.terraform.hcl.Ast.ForExpr;
+import eu.vpki.terraform.hcl.Ast.FunctionCall;
 import eu.vpki.terraform.hcl.Ast.GetAttr;
-import eu.vpki.terraform.hcl.Ast.IfDirective;
 import eu.vpki.terraform.hcl.Ast.Interpolation;
 import eu.vpki.terraform.hcl.Ast.LiteralText;
+import eu.vpki.terraform.hcl.Ast.Parens;
 import eu.vpki.terraform.hcl.Ast.ScopeTraversal;
 import eu.vpki.terraform.hcl.Ast.Template;
 import eu.vpki.terraform.hcl.Ast.TemplatePart;
+import eu.vpki.terraform.hcl.Ast.Tuple;
 import eu.vpki.terraform.checks.Checks.Located;
+import eu.vpki.terraform.checks.Checks.UserData;
 import eu.vpki.terraform.checks.Resolver.Env;
+import eu.vpki.terraform.checks.Resolver.ForIn;
 import eu.vpki.terraform.checks.Resolver.KeyName;
 import eu.vpki.terraform.checks.Resolver.Leaf;
 import eu.vpki.terraform.checks.Resolver.Meta;
 import eu.vpki.terraform.checks.Resolver.ResourceRef;
-import eu.vpki.terraform.checks.Resolver.TemplateCall;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -31,7 +35,8 @@ import java.util.regex.Pattern;
  * <li>variables named like a credential are {@code sensitive = true} and have no default;</li>
  * <li>no aws_secretsmanager_secret_version sets secret_string or secret_binary (they are stored in the state);</li>
  * <li>every {@code secret_files} entry a host is given names its secret through an aws_secretsmanager_secret,
- * and the rendered user data fetches each one with {@code aws secretsmanager get-secret-value};</li>
+ * and the host's user data fetches each one with {@code aws secretsmanager get-secret-value} by that
+ * secret_id (a for expression over secret_files, written out by the template);</li>
  * <li>no host's {@code environment} sets a secret-bearing configuration key itself (the plain-value keys
  * VPKI_KEYSTORE_PASSWORD and VPKI_ADMIN_TOKEN, or the file keys, which only secret_files may set).</li>
  * </ul>
@@ -71,10 +76,8 @@ public final class SecretsCheck implements Check {
                     }
                 }
             }
-            r.block().body().expr("user_data").ifPresent(ud -> Resolver.leaves(ud, r.env()).stream()
-                    .filter(TemplateCall.class::isInstance).map(TemplateCall.class::cast)
-                    .forEach(tc -> fetchesSecretFiles(r, tc, violations)));
         }
+        Checks.userData(d.root()).forEach(u -> fetchesSecretFiles(u, violations));
         return violations;
     }
 
@@ -123,54 +126,65 @@ public final class SecretsCheck implements Check {
         });
     }
 
-    /** The template given secret_files must fetch each with the Secrets Manager CLI, by its secret_id. */
-    private void fetchesSecretFiles(Located r, TemplateCall tc, List<Violation> violations) {
-        if (tc.call().args().size() != 2 || Resolver.leaves(tc.call().args().get(1), tc.env(),
-                new Resolver.Key("secret_files")).isEmpty()) {
+    /**
+     * The user data of a module given secret_files (by its call) must fetch every entry with the Secrets Manager CLI, by its
+     * secret_id: the template interpolates a variable built from {@code [for k, s in var.secret_files : ...]}
+     * (no filter) whose text runs the fetch command with {@code ${s.secret_id}}.
+     */
+    private void fetchesSecretFiles(UserData u, List<Violation> violations) {
+        ModuleInstance host = u.call().env().module();
+        boolean given = host.call().flatMap(call -> call.body().expr("secret_files")).map(files ->
+                !Resolver.leaves(files, Env.of(host.parent().orElseThrow(), host.call().get()), Resolver.ANY).isEmpty())
+                .orElse(false);
+        if (!given) {
             return;
         }
-        Optional<Template> template = ConsistencyCheck.template(tc, r, id(), violations);
-        if (template.isEmpty()) {
+        Optional<List<ForIn>> loops = Checks.writtenLoops(u, id(), violations);
+        if (loops.isEmpty()) {
             return;
         }
-        boolean fetches = forDirectives(template.get().parts()).stream().anyMatch(f ->
-                f.collection() instanceof ScopeTraversal c && c.root().equals("secret_files") && c.steps().isEmpty()
-                        && fetchesById(f));
+        boolean fetches = loops.get().stream().map(ForIn::expr).anyMatch(f -> f.condition() == null
+                && Checks.isReference(f.collection(), "var", "secret_files") && fetchesById(f));
         if (!fetches) {
-            violations.add(new Violation(id(), tc.pos(), r.describe() + ": the user data template does not fetch every "
+            violations.add(new Violation(id(), u.call().pos(), u.resource().describe() + ": the user data does not fetch every "
                     + "secret_files entry with '" + FETCH_COMMAND + " ... ${<entry>.secret_id}'"));
         }
     }
 
-    private static boolean fetchesById(ForDirective f) {
-        boolean commandSeen = false;
-        for (TemplatePart p : f.body()) {
-            if (p instanceof LiteralText t && t.text().contains(FETCH_COMMAND)) {
-                commandSeen = true;
-            } else if (commandSeen && p instanceof Interpolation in && isAttributeOf(in.expr(), f.valueVar(), "secret_id")) {
-                return true;
+    private static boolean fetchesById(ForExpr f) {
+        for (Template t : templates(f.valueExpr(), new ArrayList<>())) {
+            boolean commandSeen = false;
+            for (TemplatePart p : t.parts()) {
+                if (p instanceof LiteralText text && text.text().contains(FETCH_COMMAND)) {
+                    commandSeen = true;
+                } else if (commandSeen && p instanceof Interpolation in && isAttributeOf(in.expr(), f.valueVar(), "secret_id")) {
+                    return true;
+                }
             }
         }
         return false;
     }
 
+    /** The string templates in e: itself, in function arguments, tuple elements, conditional branches. */
+    private static List<Template> templates(Expr e, List<Template> out) {
+        if (e instanceof Template t) {
+            out.add(t);
+        } else if (e instanceof FunctionCall fc) {
+            fc.args().forEach(a -> templates(a, out));
+        } else if (e instanceof Tuple t) {
+            t.items().forEach(i -> templates(i, out));
+        } else if (e instanceof Conditional c) {
+            templates(c.then(), out);
+            templates(c.otherwise(), out);
+        } else if (e instanceof Parens p) {
+            templates(p.inner(), out);
+        }
+        return out;
+    }
+
     private static boolean isAttributeOf(Expr e, String root, String attr) {
         return e instanceof ScopeTraversal t && t.root().equals(root) && t.steps().size() == 1
                 && t.steps().get(0) instanceof GetAttr g && g.name().equals(attr);
-    }
-
-    static List<ForDirective> forDirectives(List<TemplatePart> parts) {
-        List<ForDirective> all = new ArrayList<>();
-        for (TemplatePart p : parts) {
-            if (p instanceof ForDirective f) {
-                all.add(f);
-                all.addAll(forDirectives(f.body()));
-            } else if (p instanceof IfDirective i) {
-                all.addAll(forDirectives(i.then()));
-                all.addAll(forDirectives(i.otherwise()));
-            }
-        }
-        return all;
     }
 
     static String describe(Leaf l) {
