@@ -8,6 +8,8 @@ import eu.vpki.loadclient.cluster.NamespaceNetwork;
 import eu.vpki.loadclient.experiment.CentralisedExperiment;
 import eu.vpki.loadclient.experiment.ExperimentReport;
 import eu.vpki.loadclient.experiment.ExperimentReportWriter;
+import eu.vpki.loadclient.experiment.ReplicasExperiment;
+import eu.vpki.loadclient.faults.ConsistencyWorkload;
 import eu.vpki.loadclient.measure.LoadRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -31,7 +32,7 @@ import java.util.function.Consumer;
 @Command(name = "experiment", mixinStandardHelpOptions = true,
         description = {"The paper's experiments reproduced on this machine (docs/experiments.md): a report (HTML and JSON)",
                 "with charts shaped like the paper's figures and its values beside ours.", ""},
-        subcommands = {ExperimentCommand.Centralised.class})
+        subcommands = {ExperimentCommand.Centralised.class, ExperimentCommand.Replicas.class, ExperimentCommand.All.class})
 final class ExperimentCommand implements Runnable {
     static final int CUT_SHORT = 2;
 
@@ -128,10 +129,7 @@ final class ExperimentCommand implements Runnable {
                 System.out.println("removed " + placement.removeLeftovers() + " namespaces, links and cgroups with prefix " + placement.prefix);
                 return 0;
             }
-            String[] m = mode.toUpperCase(Locale.ROOT).split("[+ ]+");
-            if (m.length != 2) {
-                throw new IllegalArgumentException("--mode is ORDER+PROPAGATION, e.g. FIFO+ASYNC, not " + mode);
-            }
+            String[] m = FaultsCommand.modes(List.of(mode)).get(0);
             ClusterSpec spec = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(name).toAbsolutePath(), 1, 1,
                     1, m[0], m[1], placement.basePort, placement.jgroupsBase(), "nistP256");
             CentralisedExperiment.Config config = new CentralisedExperiment.Config(spec, cpus, ecStartRate, atStartRate, factor, steps,
@@ -144,6 +142,90 @@ final class ExperimentCommand implements Runnable {
                         System.err::println, progress::set));
             }
             return write(report, placement.reportDir, name);
+        }
+    }
+
+    @Command(name = "replicas", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Paper Figs. 6-7 and the consistency side of the trade-off: for each mode and EA replica count, the",
+                    "fault harness's run without faults with a closed-loop EC load while its recorded workload runs: EC/s against",
+                    "replicas per mode, and the stale validations and read-your-writes violations its checks find under that load;",
+                    "AT/s against AAs in the first run. One cluster per run; no run starts after --budget.",
+                    "Exit code 0 when every run ran, 2 otherwise.", ""})
+    static final class Replicas implements Callable<Integer> {
+        @Mixin
+        Placement placement;
+        @Option(names = "--modes", split = ",", defaultValue = "all", paramLabel = "MODE",
+                description = "'all' for the four modes, or a list like TOTAL+SYNC,FIFO+ASYNC (default ${DEFAULT-VALUE})")
+        List<String> modes = new ArrayList<>();
+        @Option(names = "--replicas", split = ",", defaultValue = "3,5,7,9", description = "EA replicas per run (default ${DEFAULT-VALUE})")
+        List<Integer> replicas = new ArrayList<>();
+        @Option(names = "--operators", defaultValue = "2", description = "Operator replicas in every run (default ${DEFAULT-VALUE})")
+        int operators;
+        @Option(names = "--aas", split = ",", defaultValue = "1,2,4", description = "AA counts to measure AT/s with (default ${DEFAULT-VALUE})")
+        List<Integer> aas = new ArrayList<>();
+        @Option(names = "--window", defaultValue = "PT20S", description = "closed-loop measurement per run (default ${DEFAULT-VALUE})")
+        Duration window;
+        @Option(names = "--concurrency", defaultValue = "32", description = "requests in flight of that measurement (default ${DEFAULT-VALUE})")
+        int concurrency;
+        @Option(names = "--stations", defaultValue = "4000", description = "requests per measurement at most (default ${DEFAULT-VALUE})")
+        int stations;
+        @Option(names = "--rate", defaultValue = "20", description = "recorded workload, operations per second (default ${DEFAULT-VALUE})")
+        double rate;
+        @Option(names = "--warmup", defaultValue = "PT5S", description = "recorded workload alone before the load (default ${DEFAULT-VALUE})")
+        Duration warmup;
+        @Option(names = "--quiet", defaultValue = "PT10S", description = "wait after the load before reading the replicas (default ${DEFAULT-VALUE})")
+        Duration quiet;
+        @Option(names = "--budget", defaultValue = "PT50M", description = "no run starts after this (default ${DEFAULT-VALUE})")
+        Duration budget;
+        @Option(names = "--name", defaultValue = "replicas", description = "report file name, without extension (default ${DEFAULT-VALUE})")
+        String name;
+
+        @Override
+        public Integer call() throws Exception {
+            if (placement.cleanup) {
+                System.out.println("removed " + placement.removeLeftovers() + " namespaces, links and cgroups with prefix " + placement.prefix);
+                return 0;
+            }
+            ClusterSpec template = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(name).toAbsolutePath(), 1,
+                    1, 1, "FIFO", "ASYNC", placement.basePort, placement.jgroupsBase(), "nistP256");
+            Path reports = placement.reportDir.toAbsolutePath();
+            ReplicasExperiment.Config config = new ReplicasExperiment.Config(template, FaultsCommand.modes(modes), replicas, operators, aas,
+                    window, concurrency, stations, new ConsistencyWorkload.Settings(rate, 32, 0.02, Duration.ofSeconds(15)), warmup, quiet,
+                    budget, reports.resolve(name + "-histories"), CommonOptions.AT_PERMISSIONS);
+            LocalCluster.recordArchives(template, System.err::println);
+            AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
+            ExperimentReport report;
+            try (HostNetwork network = placement.open(null, System.err::println)) {
+                report = CommonOptions.withProgress(progress, () -> ReplicasExperiment.run(config, network, CommonOptions.http(),
+                        System.err::println, progress::set));
+            }
+            return write(report, placement.reportDir, name);
+        }
+    }
+
+    @Command(name = "all", mixinStandardHelpOptions = true,
+            description = {"Every experiment with its defaults, one after the other (centralised, replicas), each with its own report.",
+                    "Exit code 0 when every one ran to its end.", ""})
+    static final class All implements Callable<Integer> {
+        @Mixin
+        Placement placement;
+
+        @Override
+        public Integer call() {
+            List<String> shared = new ArrayList<>(List.of("--project-dir", placement.projectDir.toString(), "--work-dir",
+                    placement.workDir.toString(), "--report-dir", placement.reportDir.toString(), "--base-port",
+                    Integer.toString(placement.basePort), "--jgroups-base-port", Integer.toString(placement.jgroupsBase()), "--network",
+                    placement.network, "--net-prefix", placement.prefix, "--subnet", placement.subnet));
+            if (placement.cleanup) {
+                shared.add("--cleanup");
+            }
+            int worst = 0;
+            for (String experiment : List.of("centralised", "replicas")) {
+                List<String> args = new ArrayList<>(List.of(experiment));
+                args.addAll(shared);
+                worst = Math.max(worst, new picocli.CommandLine(new ExperimentCommand()).execute(args.toArray(String[]::new)));
+            }
+            return worst;
         }
     }
 

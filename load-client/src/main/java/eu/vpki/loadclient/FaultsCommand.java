@@ -219,12 +219,18 @@ final class FaultsCommand implements Callable<Integer> {
     }
 
     private List<String[]> modes() {
-        List<String[]> out = new ArrayList<>();
         if (modes.isEmpty()) {
+            List<String[]> out = new ArrayList<>();
             out.add(new String[] {order.toUpperCase(Locale.ROOT), propagation.toUpperCase(Locale.ROOT)});
             return out;
         }
-        for (String m : modes) {
+        return modes(modes);
+    }
+
+    /** Modes as written on the command line: 'all' for the four, or ORDER+PROPAGATION each; {ORDER, PROPAGATION} each. */
+    static List<String[]> modes(List<String> written) {
+        List<String[]> out = new ArrayList<>();
+        for (String m : written) {
             if (m.equalsIgnoreCase("all")) {
                 for (String o : List.of("TOTAL", "FIFO")) {
                     for (String p : List.of("SYNC", "ASYNC")) {

@@ -174,7 +174,7 @@ public final class CentralisedExperiment {
                 + String.valueOf(System.getenv("VPKI_SERVICE_JVM_OPTS")));
         limits.addAll(0, limitsOf(limited));
         return new ExperimentReport(PaperValues.CENTRALISED, "Centralised PKI: EC and AT latency versus throughput (paper Figs. 3-5)",
-                started, Instant.now(), settings, limits, figures(sweeps), comparisons(sweeps), sweeps, complete);
+                started, Instant.now(), settings, limits, figures(sweeps), comparisons(sweeps), List.of(), sweeps, complete);
     }
 
     /** Steps that fit into an equal share of the time left for each sweep still to run (0: none). */

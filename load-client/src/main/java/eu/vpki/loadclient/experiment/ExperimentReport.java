@@ -12,17 +12,31 @@ import java.util.Map;
  *
  * @param experiment  {@link PaperValues#CENTRALISED}, {@link PaperValues#DISTRIBUTED} or {@link PaperValues#GEOGRAPHIC}
  * @param limits      what the run cannot show or where it departs from the paper, one sentence each
+ * @param tables      further measurements (e.g. the consistency anomalies per mode), shown after the charts
  * @param complete    false when the time budget or a failure cut the experiment short (then {@code limits} says what is missing)
  */
 public record ExperimentReport(String experiment, String title, Instant startedAt, Instant finishedAt, Map<String, String> settings,
-                               List<String> limits, List<Figure> figures, List<Comparison> comparisons, List<Sweep> sweeps,
-                               boolean complete) {
+                               List<String> limits, List<Figure> figures, List<Comparison> comparisons, List<Table> tables,
+                               List<Sweep> sweeps, boolean complete) {
     public ExperimentReport {
         settings = Map.copyOf(settings);
         limits = List.copyOf(limits);
         figures = List.copyOf(figures);
         comparisons = List.copyOf(comparisons);
+        tables = List.copyOf(tables);
         sweeps = List.copyOf(sweeps);
+    }
+
+    /** A table of further measurements: a title, a header row, rows of the same width. */
+    public record Table(String title, List<String> header, List<List<String>> rows) {
+        public Table {
+            header = List.copyOf(header);
+            rows = rows.stream().map(List::copyOf).toList();
+            int width = header.size();
+            if (rows.stream().anyMatch(r -> r.size() != width)) {
+                throw new IllegalArgumentException("every row of " + title + " needs " + width + " cells");
+            }
+        }
     }
 
     /** One row of the table: a value of the paper and what we measured for it. */

@@ -89,6 +89,18 @@ public final class ExperimentReportWriter {
             o.put("paper", c.paper().value());
             o.put("ours", c.ours());
         }
+        ArrayNode tables = n.putArray("tables");
+        for (ExperimentReport.Table t : r.tables()) {
+            ObjectNode o = tables.addObject();
+            o.put("title", t.title());
+            ArrayNode header = o.putArray("header");
+            t.header().forEach(header::add);
+            ArrayNode rows = o.putArray("rows");
+            t.rows().forEach(row -> {
+                ArrayNode cells = rows.addArray();
+                row.forEach(cells::add);
+            });
+        }
         ArrayNode sweeps = n.putArray("sweeps");
         for (Sweep s : r.sweeps()) {
             ObjectNode o = sweeps.addObject();
@@ -172,10 +184,23 @@ public final class ExperimentReportWriter {
             b.append("<figure>").append(chart(f).svg()).append("<figcaption>Shaped like the paper's ").append(esc(f.paperFigure()))
                     .append(". ").append(esc(f.note())).append("</figcaption></figure>\n");
         }
-        b.append("</div>\n<h2>Sweeps</h2>\n");
+        b.append("</div>\n");
+        for (ExperimentReport.Table t : r.tables()) {
+            b.append("<h2>").append(esc(t.title())).append("</h2>\n<table><tr>");
+            t.header().forEach(h -> b.append("<th class=\"l\">").append(esc(h)).append("</th>"));
+            b.append("</tr>\n");
+            t.rows().forEach(row -> {
+                b.append("<tr>");
+                row.forEach(cell -> b.append("<td class=\"l\">").append(esc(cell)).append("</td>"));
+                b.append("</tr>\n");
+            });
+            b.append("</table>\n");
+        }
+        b.append("<h2>Sweeps and measurements</h2>\n");
         for (int i = 0; i < r.sweeps().size(); i++) {
             Sweep s = r.sweeps().get(i);
-            b.append("<h3>").append(esc(s.label())).append("</h3>\n<p>").append(s.saturated() ? "saturated" : "<b>not saturated</b> (ran out of steps or time)")
+            b.append("<h3>").append(esc(s.label())).append("</h3>\n<p>").append(s.steps().stream().allMatch(p -> p.offeredRate() == null) ? "closed loop: the capacity at that concurrency"
+                    : s.saturated() ? "saturated" : "<b>not saturated</b> (ran out of steps or time)")
                     .append(String.format(Locale.ROOT, "; peak %.1f/s; ", s.peakRate())).append("detailed report: <a href=\"")
                     .append(esc(sweepName(name, i))).append(".html\">").append(esc(sweepName(name, i))).append(".html</a></p>\n")
                     .append("<table><tr><th class=\"l\">step</th><th>offered/s</th><th>achieved/s</th><th>ok</th><th>failed</th>")

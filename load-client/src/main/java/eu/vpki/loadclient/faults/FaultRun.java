@@ -61,6 +61,15 @@ public final class FaultRun {
         void accept(LocalCluster cluster, List<Op> history) throws Exception;
     }
 
+    /**
+     * Load of an experiment's own, run while the recorded workload runs, after the warm-up and before
+     * the first fault: the history then shows what the mode does under that load (docs/experiments.md).
+     */
+    @FunctionalInterface
+    public interface DuringWorkload {
+        void accept(LocalCluster cluster) throws Exception;
+    }
+
     /** What a run produced. */
     public record Result(RunRecord record, Path history) {
     }
@@ -75,6 +84,12 @@ public final class FaultRun {
     }
 
     public static Result run(Config config, HostNetwork network, BeforeRead beforeRead, Consumer<String> log) throws Exception {
+        return run(config, network, null, beforeRead, log);
+    }
+
+    /** As {@link #run(Config, HostNetwork, BeforeRead, Consumer)}, with {@code during} run after the warm-up (none if null). */
+    public static Result run(Config config, HostNetwork network, DuringWorkload during, BeforeRead beforeRead, Consumer<String> log)
+            throws Exception {
         ClusterSpec spec = config.spec();
         List<FaultPlan> schedule = FaultSchedule.draw(config.seed(), config.counts(), spec.groupSize(), config.failureDetection(),
                 config.timing());
@@ -94,6 +109,9 @@ public final class FaultRun {
             workload.start();
             try {
                 TimeUnit.MILLISECONDS.sleep(config.warmup().toMillis());
+                if (during != null) {
+                    during.accept(cluster);
+                }
                 long firstFault = history.now();
                 for (FaultPlan plan : schedule) {
                     if (history.now() - firstFault > config.budget().toMillis()) {

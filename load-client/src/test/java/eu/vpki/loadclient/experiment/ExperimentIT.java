@@ -20,7 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each at low rates, through the CLI. The report must hold both sweeps with successes, the paper's
  * table and charts, and nothing may be left running. It checks the pipeline, not the figures: the
  * rates are far below what even a busy 2-core machine serves, and no assertion depends on timing.
- * Ports: HTTP 29200.., JGroups 31200.. (issue #19's range); -Dvpki.experiment-it.base-port moves them.
+ * The replicas experiment likewise: one mode, one small group (2 EA replicas and an Operator), a
+ * short closed-loop EC measurement while the fault harness's recorded workload runs, AT/s over one
+ * and two AAs, and the harness's checks on the history.
+ * Ports: HTTP 29200.. and 29400.., JGroups 31200.. and 31400.. (issue #19's range);
+ * -Dvpki.experiment-it.base-port moves them.
  * Needs the service jars: run in the reactor ({@code mvn verify} builds them before this module).
  */
 class ExperimentIT {
@@ -68,5 +72,39 @@ class ExperimentIT {
                 assertThat(left.map(p -> p.getFileName().toString())).as("cgroups left").noneMatch(n -> n.startsWith("vx19i-"));
             }
         }
+    }
+
+    @Test
+    void replicas_miniature_measuresEcAndAtAndReportsTheChecksAnomalies(@TempDir Path work) throws Exception {
+        Path project = Path.of("").toAbsolutePath().getParent();
+        int basePort = Integer.getInteger("vpki.experiment-it.base-port", 29200) + 200;
+        Path reports = work.resolve("reports");
+        int exit = new CommandLine(new LoadClient()).execute("experiment", "replicas",
+                "--project-dir", project.toString(), "--work-dir", work.resolve("cluster").toString(), "--report-dir", reports.toString(),
+                "--base-port", Integer.toString(basePort), "--jgroups-base-port", Integer.toString(basePort + 2000),
+                "--network", "loopback", "--net-prefix", "vx19j", "--modes", "FIFO+SYNC", "--replicas", "2", "--operators", "1",
+                "--aas", "1,2", "--window", "PT3S", "--concurrency", "4", "--stations", "24", "--rate", "5", "--warmup", "PT2S",
+                "--quiet", "PT3S", "--budget", "PT10M", "--name", "mini");
+
+        assertThat(exit).as("every run ran").isZero();
+        JsonNode r = JsonMapper.builder().build().readTree(Files.readString(reports.resolve("mini.json")));
+        assertThat(r.get("experiment").asText()).isEqualTo(PaperValues.DISTRIBUTED);
+        JsonNode sweeps = r.get("sweeps");
+        assertThat(sweeps).hasSize(3);
+        assertThat(sweeps.get(0).get("operation").asText()).isEqualTo("enrolment");
+        assertThat(sweeps.get(1).get("label").asText()).isEqualTo("AT, 1 AAs");
+        assertThat(sweeps.get(2).get("label").asText()).isEqualTo("AT, 2 AAs");
+        for (JsonNode sweep : sweeps) {
+            assertThat(sweep.get("steps").get(0).get("succeeded").asLong()).as("%s", sweep.get("steps")).isPositive();
+        }
+        JsonNode anomalies = r.get("tables").get(0).get("rows");
+        assertThat(anomalies).hasSize(1);
+        assertThat(anomalies.get(0).get(0).asText()).isEqualTo("FIFO + SYNC");
+        assertThat(anomalies.get(0).get(3).asText()).as("the stale-validation check ran").matches("\\d+ .*revocations \\d+.*");
+        assertThat(anomalies.get(0).get(4).asText()).as("the read-your-writes check ran").matches("\\d+ .*reads \\d+.*");
+        assertThat(Files.exists(Path.of(anomalies.get(0).get(5).asText()))).as("the history, for --recheck").isTrue();
+        assertThat(r.get("figures")).hasSize(3);
+        assertThat(Files.readString(reports.resolve("mini.html"))).contains("Figs. 6-7", "AA scaling needs cores per AA");
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
     }
 }

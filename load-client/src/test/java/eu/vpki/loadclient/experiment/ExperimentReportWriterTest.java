@@ -40,7 +40,9 @@ class ExperimentReportWriterTest {
                 ExperimentReport.Curve.paperY("paper: ~20 ms before saturation", 20)));
         return new ExperimentReport(PaperValues.CENTRALISED, "Centralised", T0, T0.plusSeconds(95), Map.of("machine", "2 cores"),
                 List.of("Limits above 2 cores cannot be reproduced here."), List.of(figure),
-                List.of(new ExperimentReport.Comparison(PaperValues.AT_SATURATION_2_VCPU, "25 AT/s (AT, 1 core per host)")), List.of(at), true);
+                List.of(new ExperimentReport.Comparison(PaperValues.AT_SATURATION_2_VCPU, "25 AT/s (AT, 1 core per host)")),
+                List.of(new ExperimentReport.Table("Consistency anomalies", List.of("mode", "stale validations"),
+                        List.of(List.of("FIFO + ASYNC", "3 of 120")))), List.of(at), true);
     }
 
     @Test
@@ -57,7 +59,8 @@ class ExperimentReportWriterTest {
         assertThat(html).contains("What this run cannot show", "Limits above 2 cores cannot be reproduced here.")
                 .contains("<td class=\"l\">Figs. 3-5</td>", "a little above 100 AT/s", "25 AT/s (AT, 1 core per host)")
                 .contains("Shaped like the paper's Figs. 3-5", "2 cores cannot show 8 vCPU.")
-                .contains("paper: &gt;300 AT/s, 8 vCPU", "c-sweep1.html", "client:timeout");
+                .contains("paper: &gt;300 AT/s, 8 vCPU", "c-sweep1.html", "client:timeout")
+                .contains("<h2>Consistency anomalies</h2>", "<td class=\"l\">3 of 120</td>");
     }
 
     @Test
@@ -86,5 +89,6 @@ class ExperimentReportWriterTest {
         assertThat(steps.get(2).get("saturated").asBoolean()).isTrue();
         assertThat(steps.get(0).get("latencyMillis").get("p50").asDouble()).isEqualTo(15.0, org.assertj.core.data.Offset.offset(0.1));
         assertThat(n.get("figures").get(0).get("curves").get(1).get("kind").asText()).isEqualTo("PAPER_X");
+        assertThat(n.get("tables").get(0).get("rows").get(0).get(1).asText()).isEqualTo("3 of 120");
     }
 }
