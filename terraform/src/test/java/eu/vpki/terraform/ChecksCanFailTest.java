@@ -4,6 +4,7 @@ import eu.vpki.terraform.checks.Check;
 import eu.vpki.terraform.checks.ConsistencyCheck;
 import eu.vpki.terraform.checks.Deployment;
 import eu.vpki.terraform.checks.IngressCheck;
+import eu.vpki.terraform.checks.ManagementPortCheck;
 import eu.vpki.terraform.checks.RegionsCheck;
 import eu.vpki.terraform.checks.SecretsCheck;
 import eu.vpki.terraform.checks.Violation;
@@ -73,6 +74,24 @@ class ChecksCanFailTest {
     void regionsReportsAModuleCallPinnedToOneRegion() throws IOException {
         mutate("main.tf", "region      = each.key", "region      = \"eu-west-1\"");
         assertThat(run(new RegionsCheck())).hasSize(2);
+    }
+
+    // ---------------------------------------------------------------- management port
+
+    @Test
+    void managementPortReportsATargetGroupForwardingToActuator() throws IOException {
+        mutate("modules/region/lb.tf", "  port                 = each.value.port\n", "  port                 = 9083\n");
+        assertThat(run(new ManagementPortCheck())).singleElement().asString()
+                .contains("module.region.aws_lb_target_group.service forwards to management port 9083");
+    }
+
+    @Test
+    void managementPortReportsAnAttachmentOrListenerOnAnotherPort() throws IOException {
+        mutate("modules/region/lb.tf", "  port             = local.service_ports.ea\n", "  port             = local.management_ports.ea\n");
+        mutate("modules/region/lb.tf", "  port              = 80\n", "  port              = 9082\n");
+        assertThat(run(new ManagementPortCheck())).hasSize(2)
+                .anySatisfy(v -> assertThat(v).contains("aws_lb_target_group_attachment.ea forwards to"))
+                .anySatisfy(v -> assertThat(v).contains("aws_lb_listener.http listens on 9082, not 80 or 443"));
     }
 
     // ---------------------------------------------------------------- ingress

@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,10 +49,16 @@ public final class RedisServer implements AutoCloseable {
      * @param bindAddress  the address it listens on (and is reached at)
      * @param launchPrefix words run before the server's command, e.g. {@code ip netns exec NS}; they
      *                     must end by exec'ing it, so that the process is the server itself
+     * @param password     {@code null}, or the password clients must AUTH with ({@code requirepass}, written to a
+     *                     configuration file of mode 0600 in the data directory, never on the command line), with
+     *                     protected mode on
      */
     public record Options(int port, Path dataDir, boolean appendOnly, String appendFsync, String bindAddress,
-                          List<String> launchPrefix) {
+                          List<String> launchPrefix, String password) {
         public Options {
+            if (password != null && (password.isEmpty() || password.chars().anyMatch(c -> c <= ' ' || c == '"' || c == '\\'))) {
+                throw new IllegalArgumentException("a redis password is non-empty printable ASCII without spaces, quotes or backslashes");
+            }
             if (!APPEND_FSYNC_POLICIES.contains(appendFsync)) {
                 throw new IllegalArgumentException("appendfsync must be one of " + APPEND_FSYNC_POLICIES + ", not " + appendFsync);
             }
@@ -59,6 +66,11 @@ public final class RedisServer implements AutoCloseable {
             if (port == 0 && (!launchPrefix.isEmpty() || !LOOPBACK.equals(bindAddress))) {
                 throw new IllegalArgumentException("a free port is only probed on loopback without a launch prefix: give a port");
             }
+        }
+
+        /** Without a password. */
+        public Options(int port, Path dataDir, boolean appendOnly, String appendFsync, String bindAddress, List<String> launchPrefix) {
+            this(port, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, null);
         }
 
         /** On loopback, fsync every second when persistent. */
@@ -72,7 +84,12 @@ public final class RedisServer implements AutoCloseable {
 
         /** The same options on a fixed port (to restart a server where it was). */
         public Options onPort(int fixedPort) {
-            return new Options(fixedPort, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix);
+            return new Options(fixedPort, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, password);
+        }
+
+        /** The same options, clients having to AUTH with {@code password}. */
+        public Options withPassword(String password) {
+            return new Options(port, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, password);
         }
     }
 
@@ -114,8 +131,18 @@ public final class RedisServer implements AutoCloseable {
                     : Files.createDirectories(options.dataDir());
             File log = directory.resolve("redis.log").toFile();
             List<String> command = new ArrayList<>(options.launchPrefix());
-            command.addAll(List.of(binary.toString(),
-                    "--port", Integer.toString(port), "--bind", options.bindAddress(), "--protected-mode", "no",
+            command.add(binary.toString());
+            if (options.password() != null) {
+                // the password in a file only the owner reads, not on the command line (ps shows that to every user)
+                Path auth = directory.resolve("redis-auth.conf");
+                Files.deleteIfExists(auth);
+                Files.createFile(auth, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.writeString(auth, "requirepass \"" + options.password() + "\"\nprotected-mode yes\n");
+                command.add(auth.toString());
+            } else {
+                command.addAll(List.of("--protected-mode", "no"));
+            }
+            command.addAll(List.of("--port", Integer.toString(port), "--bind", options.bindAddress(),
                     "--save", "", "--daemonize", "no", "--dir", directory.toString()));
             command.addAll(options.appendOnly() ? List.of("--appendonly", "yes", "--appendfsync", options.appendFsync())
                     : List.of("--appendonly", "no"));
@@ -146,6 +173,9 @@ public final class RedisServer implements AutoCloseable {
 
     private boolean answersPing() {
         try (Jedis jedis = new Jedis(host, port, 1_000)) {
+            if (options.password() != null) {
+                jedis.auth(options.password());
+            }
             return "PONG".equals(jedis.ping());
         } catch (JedisException e) {
             return false;
@@ -160,6 +190,7 @@ public final class RedisServer implements AutoCloseable {
         return port;
     }
 
+    /** {@code redis://host:port}, without the password (give that separately, {@link Options#password()}). */
     public String url() {
         return "redis://" + host + ":" + port;
     }

@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,6 +75,9 @@ public final class LocalCluster implements AutoCloseable {
     private final List<ReplicaNode> replicas = new ArrayList<>();
     private final SecureRandom random = new SecureRandom();
     private Endpoints endpoints;
+    /** The password every replica's Redis asks for, and the file the replicas read it from. */
+    private String redisPassword;
+    private Path redisPasswordFile;
     /** Whether the first JVM of each jar records its class-data archive (only {@link #recordArchives}). */
     private final boolean recordArchives;
     private final java.util.Set<Path> archiveRecorders = new java.util.HashSet<>();
@@ -225,6 +229,8 @@ public final class LocalCluster implements AutoCloseable {
             AppCdsArchive.deleteRecursively(work);
             Files.createDirectories(logs);
             Files.createDirectories(secrets);
+            // tokens and passwords: readable by this user only
+            Files.setPosixFilePermissions(secrets, PosixFilePermissions.fromString("rwx------"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -234,6 +240,9 @@ public final class LocalCluster implements AutoCloseable {
         Path adminTokenFile = write(secrets.resolve("admin-token"), adminToken);
         Path passwordFile = write(secrets.resolve("keystore-password"), new String(keystorePassword));
         Path credentials = write(secrets.resolve("operator-credentials"), OperatorCredentialsFile.line(OPERATOR_ID, operatorToken) + "\n");
+        // every replica's Redis asks for this password (requirepass, protected mode); the replicas read it from the file
+        redisPassword = token();
+        redisPasswordFile = write(secrets.resolve("redis-password"), redisPassword);
 
         Host rcaHost = network.host("rca");
         Host dcHost = network.host("dc");
@@ -346,7 +355,8 @@ public final class LocalCluster implements AutoCloseable {
                 "vpki.replication.bind-port", Integer.toString(spec.jgroupsPort(member)),
                 "vpki.replication.initial-hosts", initialHosts,
                 "vpki.replication.expected-members", Integer.toString(spec.groupSize()),
-                "vpki.redis.url", r.url());
+                "vpki.redis.url", r.url(),
+                "vpki.redis.password-file", redisPasswordFile.toString());
         if (spec.failureDetection() != null) {
             p.put("vpki.replication.failure-detection-timeout", spec.failureDetection().toMillis() + "ms");
         }
@@ -357,7 +367,7 @@ public final class LocalCluster implements AutoCloseable {
     private RedisServer startRedis(Path binary, Host host, int member, Path dataDir) {
         boolean loopback = host.launchPrefix().isEmpty() && host.address().equals(LoopbackNetwork.ADDRESS);
         return RedisServer.start(binary, new RedisServer.Options(loopback ? 0 : spec.redisPort(member), dataDir, true,
-                spec.appendFsync(), host.address(), host.launchPrefix()));
+                spec.appendFsync(), host.address(), host.launchPrefix(), redisPassword));
     }
 
     private ServiceProcess addReplica(String name, ReplicaNode.Kind kind, Host host, URI url, Path redisBinary, RedisServer redis,

@@ -140,7 +140,7 @@ public final class ReplicaNode {
             JedisPoolConfig config = new JedisPoolConfig();
             config.setMaxTotal(4);
             config.setTestOnBorrow(true);
-            pool = new JedisPool(config, redis.host(), redis.port(), 5_000);
+            pool = new JedisPool(config, redis.host(), redis.port(), 5_000, redis.options().password());
         }
         return new RedisStateMachine(pool, keyspace);
     }

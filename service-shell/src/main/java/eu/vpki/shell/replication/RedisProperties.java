@@ -1,5 +1,6 @@
 package eu.vpki.shell.replication;
 
+import eu.vpki.shell.keys.ConfigFiles;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -8,20 +9,30 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * {@code vpki.redis.*}: this replica's own Redis.
  *
- * @param url            {@code redis://host:port} (user and password in the URL if Redis asks for them; {@code rediss://} for TLS)
+ * @param url            {@code redis://host:port} ({@code rediss://} for TLS); an ACL user may be given in it
  * @param maxConnections pooled connections (request threads reading the state, the applier writing it)
  * @param healthTimeout  how long the health check waits for a PING before reporting Redis lost
+ * @param passwordFile   file whose first line is the password Redis asks for ({@code requirepass} or the ACL
+ *                       user's); without it the environment variable {@value #PASSWORD_ENV}; neither: no AUTH
  */
 @Validated
 @ConfigurationProperties("vpki.redis")
 public record RedisProperties(@DefaultValue("redis://127.0.0.1:6379") @NotNull URI url,
                               @DefaultValue("64") @Min(1) @Max(4096) int maxConnections,
-                              @DefaultValue("1s") @NotNull Duration healthTimeout) {
+                              @DefaultValue("1s") @NotNull Duration healthTimeout,
+                              Path passwordFile) {
+    /** Environment variable holding the Redis password when no password file is given. */
+    public static final String PASSWORD_ENV = "VPKI_REDIS_PASSWORD";
+
     public RedisProperties {
         if (!("redis".equals(url.getScheme()) || "rediss".equals(url.getScheme())) || url.getHost() == null) {
             throw new IllegalArgumentException("vpki.redis.url must be redis://host:port (or rediss://), got " + url);
@@ -29,5 +40,33 @@ public record RedisProperties(@DefaultValue("redis://127.0.0.1:6379") @NotNull U
         if (healthTimeout.isNegative() || healthTimeout.isZero() || healthTimeout.compareTo(Duration.ofSeconds(30)) > 0) {
             throw new IllegalArgumentException("vpki.redis.health-timeout must be between 1 ms and 30 s, got " + healthTimeout);
         }
+        if (url.getRawUserInfo() != null && url.getRawUserInfo().contains(":")) {
+            throw new IllegalArgumentException("vpki.redis.url must not carry a password: give it in vpki.redis.password-file or "
+                    + PASSWORD_ENV);
+        }
+    }
+
+    /**
+     * The URL Jedis connects with: {@link #url()} with the password (from the file, else the environment)
+     * added to its user info. Never logged.
+     */
+    public URI connectionUri(Map<String, String> environment) {
+        String password;
+        if (passwordFile != null) {
+            String content = new String(ConfigFiles.read(passwordFile, "vpki.redis.password-file"), StandardCharsets.UTF_8);
+            password = content.lines().findFirst().orElse("").strip();
+            if (password.isEmpty()) {
+                throw new IllegalStateException("vpki.redis.password-file " + passwordFile + " is empty");
+            }
+        } else {
+            password = environment.get(PASSWORD_ENV);
+        }
+        if (password == null || password.isEmpty()) {
+            return url;
+        }
+        String user = url.getRawUserInfo() == null ? "" : url.getRawUserInfo();
+        String encoded = URLEncoder.encode(password, StandardCharsets.UTF_8).replace("+", "%20");
+        return URI.create(url.getScheme() + "://" + user + ":" + encoded + "@" + url.getRawAuthority().replaceFirst("^.*@", "")
+                + (url.getRawPath() == null ? "" : url.getRawPath()));
     }
 }

@@ -29,7 +29,7 @@ public class ReplicationAutoConfiguration {
         config.setMaxTotal(redis.maxConnections());
         config.setMaxIdle(redis.maxConnections());
         config.setJmxEnabled(false);
-        return new JedisPool(config, redis.url());
+        return new JedisPool(config, redis.connectionUri(System.getenv()));
     }
 
     @Bean(destroyMethod = "close")
@@ -46,6 +46,6 @@ public class ReplicationAutoConfiguration {
 
     @Bean
     RedisHealthIndicator redisHealthIndicator(RedisProperties redis) {
-        return new RedisHealthIndicator(redis.url(), redis.healthTimeout());
+        return new RedisHealthIndicator(redis.connectionUri(System.getenv()), redis.healthTimeout());
     }
 }

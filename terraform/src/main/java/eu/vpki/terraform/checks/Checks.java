@@ -28,7 +28,7 @@ public final class Checks {
     }
 
     public static List<Check> all() {
-        return List.of(new RegionsCheck(), new IngressCheck(), new SecretsCheck(), new ConsistencyCheck());
+        return List.of(new RegionsCheck(), new IngressCheck(), new SecretsCheck(), new ConsistencyCheck(), new ManagementPortCheck());
     }
 
     public static List<Violation> runAll(Deployment deployment) {
