@@ -161,7 +161,8 @@ public final class IngressCheck implements Check {
         return leaves.isEmpty() ? Optional.empty() : Optional.of(new int[] {min, max});
     }
 
-    private static Optional<Integer> asNumber(Object v) {
+    /** A resolved constant as a port number, if it is one. */
+    static Optional<Integer> asNumber(Object v) {
         if (v instanceof BigDecimal n) {
             return Optional.of(n.intValue());
         }

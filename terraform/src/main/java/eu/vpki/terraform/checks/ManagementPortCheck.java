@@ -6,10 +6,8 @@ import eu.vpki.terraform.checks.Resolver.Leaf;
 import eu.vpki.terraform.hcl.Ast.Block;
 import eu.vpki.terraform.hcl.Ast.Expr;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -63,21 +61,12 @@ public final class ManagementPortCheck implements Check {
         List<Object> out = new ArrayList<>();
         List<Leaf> leaves = Resolver.leaves(e, r.env());
         for (Leaf l : leaves) {
-            out.add(l instanceof Constant c ? number(c.value()).<Object>map(n -> n).orElse(String.valueOf(c.value())) : l.toString());
+            out.add(l instanceof Constant c ? IngressCheck.asNumber(c.value()).<Object>map(n -> n).orElse(String.valueOf(c.value()))
+                    : l.toString());
         }
         if (leaves.isEmpty()) {
             out.add("nothing");
         }
         return out;
-    }
-
-    private static Optional<Integer> number(Object v) {
-        if (v instanceof BigDecimal n) {
-            return Optional.of(n.intValue());
-        }
-        if (v instanceof String s && s.matches("\\d+")) {
-            return Optional.of(Integer.parseInt(s));
-        }
-        return Optional.empty();
     }
 }
