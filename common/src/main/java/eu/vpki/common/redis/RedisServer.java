@@ -171,11 +171,22 @@ public final class RedisServer implements AutoCloseable {
         return server;
     }
 
-    private boolean answersPing() {
-        try (Jedis jedis = new Jedis(host, port, 1_000)) {
+    /** A new connection to it, authenticated when it has a password; the caller closes it. */
+    public Jedis connect(int timeoutMillis) {
+        Jedis jedis = new Jedis(host, port, timeoutMillis);
+        try {
             if (options.password() != null) {
                 jedis.auth(options.password());
             }
+            return jedis;
+        } catch (JedisException e) {
+            jedis.close();
+            throw e;
+        }
+    }
+
+    private boolean answersPing() {
+        try (Jedis jedis = connect(1_000)) {
             return "PONG".equals(jedis.ping());
         } catch (JedisException e) {
             return false;

@@ -49,10 +49,10 @@ class FaultsIT {
             changed.set(FleetKeys.station(registration.station()));
             ReplicaNode ea1 = cluster.replica("ea-1");
             ReplicaNode ea2 = cluster.replica("ea-2");
-            try (Jedis jedis = new Jedis(ea1.redis().host(), ea1.redis().port())) {
+            try (Jedis jedis = ea1.redis().connect(5_000)) {
                 jedis.del(FleetKeys.EC + enrolment.detail("ec"));
             }
-            try (Jedis jedis = new Jedis(ea2.redis().host(), ea2.redis().port())) {
+            try (Jedis jedis = ea2.redis().connect(5_000)) {
                 jedis.hset(changed.get(), "maxEcValidity", "1");
             }
         }, line -> System.err.println(java.time.LocalTime.now() + " " + line));
