@@ -14,7 +14,8 @@ import java.util.Set;
  * The public load balancer never forwards to a management (actuator) port: every target group and
  * target-group attachment forwards to a port that resolves to constants none of which is a management
  * port (a service's public port + 1000, 9081 to 9085), and every listener listens on 80 or 443. A port
- * the resolver cannot follow to constants counts as a violation (it cannot be shown safe). The
+ * the resolver cannot follow to constants, or one computed from them (such as {@code port + 1000}),
+ * counts as a violation (it cannot be shown safe). The
  * target groups' {@code health_check} block may (and does) use the management port: that is how the ALB
  * checks {@code /actuator/health}, and no listener forwards there.
  */
@@ -34,20 +35,15 @@ public final class ManagementPortCheck implements Check {
             Block b = r.block();
             switch (b.label(0)) {
                 case "aws_lb_target_group", "aws_lb_target_group_attachment" -> b.body().expr("port").ifPresent(port -> {
-                    for (Object p : ports(port, r)) {
-                        if (!(p instanceof Integer n) || MANAGEMENT.contains(n)) {
-                            violations.add(new Violation(id(), b.pos(), r.describe() + " forwards to "
-                                    + (p instanceof Integer ? "management port " + p : "a port that is not a constant (" + p + ")")));
-                        }
-                    }
+                    // one violation per resource, naming the first port that is not shown safe
+                    ports(port, r).stream().filter(p -> !(p instanceof Integer n) || MANAGEMENT.contains(n)).findFirst()
+                            .ifPresent(p -> violations.add(new Violation(id(), b.pos(), r.describe() + " forwards to "
+                                    + (p instanceof Integer ? "management port " + p : "a port that is not a constant (" + p + ")"))));
                 });
-                case "aws_lb_listener" -> b.body().expr("port").ifPresent(port -> {
-                    for (Object p : ports(port, r)) {
-                        if (!(p instanceof Integer n) || !LISTENER.contains(n)) {
-                            violations.add(new Violation(id(), b.pos(), r.describe() + " listens on " + p + ", not 80 or 443"));
-                        }
-                    }
-                });
+                case "aws_lb_listener" -> b.body().expr("port").ifPresent(port ->
+                        ports(port, r).stream().filter(p -> !(p instanceof Integer n) || !LISTENER.contains(n)).findFirst()
+                                .ifPresent(p -> violations.add(new Violation(id(), b.pos(), r.describe() + " listens on " + p
+                                        + ", not 80 or 443"))));
                 default -> {
                     // not a load-balancer resource
                 }
@@ -61,8 +57,13 @@ public final class ManagementPortCheck implements Check {
         List<Object> out = new ArrayList<>();
         List<Leaf> leaves = Resolver.leaves(e, r.env());
         for (Leaf l : leaves) {
-            out.add(l instanceof Constant c ? IngressCheck.asNumber(c.value()).<Object>map(n -> n).orElse(String.valueOf(c.value()))
-                    : l.toString());
+            if (l instanceof Constant c && !c.plain()) {
+                // an operand of an expression (e.g. port + 1000): the port is computed, not this constant
+                out.add("a value computed from " + c.value());
+            } else {
+                out.add(l instanceof Constant c ? IngressCheck.asNumber(c.value()).<Object>map(n -> n).orElse(String.valueOf(c.value()))
+                        : l.toString());
+            }
         }
         if (leaves.isEmpty()) {
             out.add("nothing");
