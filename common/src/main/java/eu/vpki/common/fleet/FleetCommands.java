@@ -12,9 +12,15 @@ import java.util.Optional;
  * versions the caller fixed (with a {@link VersionClock}) before submitting. Every operation is a
  * {@code PutIfNewer} or a {@code SetAdd}: under FIFO delivery any interleaving converges.
  *
+ * <p>A station's status and its permissions are separate registers ({@link StationRecord}): a status
+ * change writes the station record, a permission change writes the permissions register, so two
+ * changes of one station made concurrently on different replicas (both sides of a partition in
+ * ASYNC) both survive, each register keeping its own latest write.
+ *
  * <p>Final states are written as terminal puts: a REVOKED station and a SUPERSEDED EC. Whatever
- * write races with them (a permission change or a suspension made on another replica from the record
- * as it was, even with a higher version), every replica keeps the final state.
+ * write races with them (a suspension made on another replica from the record as it was, even with a
+ * higher version), every replica keeps the final state; a permission change racing with a revocation
+ * lands in the permissions register of a revoked station, which the EA refuses whatever its permissions.
  */
 public final class FleetCommands {
     private FleetCommands() {
@@ -33,10 +39,25 @@ public final class FleetCommands {
         return ops;
     }
 
-    /** A changed station (permissions or status), with a version above the one read; REVOKED is terminal. */
-    public static List<Operation> update(StationRecord station) {
+    /**
+     * A station whose status changed ({@link StationRecord#withStatus}), with a version above the station
+     * record's version read; REVOKED is terminal. Writes the station record only.
+     */
+    public static List<Operation> changeStatus(StationRecord station) {
         return List.of(new Operation.PutIfNewer(FleetKeys.station(station.canonicalId()), station.version(), station.fields(),
                 station.status() == StationStatus.REVOKED));
+    }
+
+    /**
+     * A station whose permissions changed ({@link StationRecord#withPermissions}), with a permissions
+     * version above the one read. Writes the permissions register only.
+     */
+    public static List<Operation> changePermissions(StationRecord station) {
+        if (station.permissionsVersion() <= 0) {
+            throw new IllegalArgumentException("a permission change needs a permissions version, got " + station.permissionsVersion());
+        }
+        return List.of(new Operation.PutIfNewer(FleetKeys.stationPermissions(station.canonicalId()), station.permissionsVersion(),
+                station.permissionsFields()));
     }
 
     /**

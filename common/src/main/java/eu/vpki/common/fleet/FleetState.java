@@ -70,10 +70,11 @@ public final class FleetState {
      */
     public StationAndLatestEc stationWithLatestEc(String canonicalId) {
         requireServing();
-        List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.station(canonicalId), FleetKeys.stationEc(canonicalId)),
-                List.of(new RecordReader.Reference(1, "ec", FleetKeys.EC)));
-        return new StationAndLatestEc(read.get(0).map(r -> StationRecord.from(r, decoding)),
-                read.get(2).map(r -> EcRecord.from(r, decoding)));
+        List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.station(canonicalId),
+                        FleetKeys.stationPermissions(canonicalId), FleetKeys.stationEc(canonicalId)),
+                List.of(new RecordReader.Reference(2, "ec", FleetKeys.EC)));
+        return new StationAndLatestEc(read.get(0).map(r -> StationRecord.from(r, read.get(1), decoding)),
+                read.get(3).map(r -> EcRecord.from(r, decoding)));
     }
 
     /**
@@ -83,14 +84,18 @@ public final class FleetState {
     public EcAndStation ecWithStation(HashedId8 ec) {
         requireServing();
         List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.ec(ec)),
-                List.of(new RecordReader.Reference(0, "station", FleetKeys.STATION)));
+                List.of(new RecordReader.Reference(0, "station", FleetKeys.STATION),
+                        new RecordReader.Reference(0, "station", FleetKeys.STATION_PERMISSIONS)));
         return new EcAndStation(read.get(0).map(r -> EcRecord.from(r, decoding)),
-                read.get(1).map(r -> StationRecord.from(r, decoding)));
+                read.get(1).map(r -> StationRecord.from(r, read.get(2), decoding)));
     }
 
-    /** A live station record; empty if never registered. */
+    /** A live station (its station record and permissions register, read together); empty if never registered. */
     public Optional<StationRecord> station(String canonicalId) {
-        return record(FleetKeys.station(canonicalId)).map(r -> StationRecord.from(r, decoding));
+        requireServing();
+        List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.station(canonicalId),
+                FleetKeys.stationPermissions(canonicalId)), List.of());
+        return read.get(0).map(r -> StationRecord.from(r, read.get(1), decoding));
     }
 
     public Optional<EcRecord> ec(HashedId8 id) {

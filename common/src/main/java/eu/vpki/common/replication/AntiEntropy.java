@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * Keeps one member's state complete: members report what they applied ({@link AppliedReport}: a
@@ -29,12 +30,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * holds ({@link Peers#fetchState}).
  *
  * <p>It also decides whether this member may serve requests ({@link #serving}): its view holds a
- * majority of the expected members, it heard from a majority within the lease (so a member cut off
- * or paused stops serving within the lease, before a SYNC write it never received can be
- * acknowledged without it: the lease is shorter than the reply timeout), after joining or a merge it
+ * majority of the expected members, a majority holds its lease (so a member cut off or paused stops
+ * serving within the lease, before a SYNC write it never received can be acknowledged without it:
+ * the lease is shorter than the reply timeout), after joining or a merge it
  * has applied everything a majority had applied, it holds no gap, and it is not lagging (nothing it
  * was told of, or received, has waited longer than the lease). See
  * {@code docs/design-replication-recovery.md}.
+ *
+ * <p>The lease is a round trip: each report carries a stamp of this member's monotonic clock taken
+ * before it is sent, peers echo the stamp of the latest report they received in their own reports,
+ * and a peer holds this member's lease for {@link ReplicationConfig#lease()} from the stamp it
+ * echoed, that is from when this member SENT what the peer answered. A report delivered or processed
+ * late (a loaded machine) extends the lease from its sending, so it ends sooner, never later: cut off
+ * at time t, this member stops serving by t + lease on its own clock, whatever the delays.
  *
  * <p>Threads: reports arrive on JGroups threads ({@link #reportReceived}); {@link #tick()} and
  * {@link #evaluate()} run on the replica's control thread; {@link #serving} is called by any thread.
@@ -53,6 +61,8 @@ final class AntiEntropy {
      */
     private static final int TRIM_DELAY_INTERVALS = 20;
     private static final int TRIM_EVERY_INTERVALS = 10;
+    /** Stamps of sent reports kept to recognise echoes: far more than one lease's worth (four). */
+    private static final int SENT_STAMPS_KEPT = 64;
 
     /** How this member reaches its peers (implemented over the JGroups channel). */
     interface Peers {
@@ -90,6 +100,11 @@ final class AntiEntropy {
     private final long trimEveryNanos;
 
     private final Map<Address, Heard> heard = new ConcurrentHashMap<>();
+    /** Per peer, the stamp of this member's latest report that the peer echoed (when this member sent it). */
+    private final Map<Address, Long> leaseFrom = new ConcurrentHashMap<>();
+    /** Stamps of this member's latest reports, oldest first (an echo of anything else extends nothing). */
+    private final Deque<Long> sentStamps = new ArrayDeque<>();
+    private final LongSupplier nanos;
     private final Map<String, Long> logFirst = new ConcurrentHashMap<>();
     /** Per origin, the last sequence number fetched from a peer and handed to the applier. */
     private final Map<String, Long> fetched = new ConcurrentHashMap<>();
@@ -110,8 +125,10 @@ final class AntiEntropy {
     private final Deque<Minimum> minima = new ArrayDeque<>();
     private long lastTrimNanos;
 
+    /** @param nanos this member's monotonic clock ({@code System::nanoTime}; a fake one in tests) */
     AntiEntropy(ReplicationConfig config, String origin, Applier applier, AppliedWatermarks watermarks,
-                CommandLog commandLog, Peers peers, ReplicationMetrics metrics) {
+                CommandLog commandLog, Peers peers, ReplicationMetrics metrics, LongSupplier nanos) {
+        this.nanos = nanos;
         this.config = config;
         this.origin = origin;
         this.applier = applier;
@@ -132,7 +149,7 @@ final class AntiEntropy {
     void start(Address address, View initial) {
         self = address;
         view = initial;
-        syncStartNanos = System.nanoTime();
+        syncStartNanos = nanos.getAsLong();
         synced = config.majority() == 1;
         for (String of : watermarks.snapshot().keySet()) {
             knownLogFirst(of);
@@ -146,17 +163,31 @@ final class AntiEntropy {
     void viewChanged(View newView, boolean merge) {
         view = newView;
         heard.keySet().removeIf(member -> !newView.containsMember(member));
+        leaseFrom.keySet().removeIf(member -> !newView.containsMember(member));
         if (merge) {
             synced = false;
-            syncStartNanos = System.nanoTime();
+            syncStartNanos = nanos.getAsLong();
         }
     }
 
-    /** A report from {@code member} (JGroups thread). */
+    /**
+     * A report from {@code member} (JGroups thread). If it echoes the stamp of a report this member sent,
+     * the member holds this member's lease from that stamp.
+     */
     void reportReceived(Address member, AppliedReport report) {
         View current = view;
         if (current != null && current.containsMember(member) && !member.equals(self)) {
-            heard.put(member, new Heard(report, System.nanoTime()));
+            heard.put(member, new Heard(report, nanos.getAsLong()));
+            Long echoed = report.echoes().get(origin);
+            if (echoed != null && sentStamp(echoed)) {
+                leaseFrom.merge(member, echoed, Math::max);
+            }
+        }
+    }
+
+    private boolean sentStamp(long stamp) {
+        synchronized (sentStamps) {
+            return sentStamps.contains(stamp);
         }
     }
 
@@ -167,8 +198,26 @@ final class AntiEntropy {
         trimIfStable();
     }
 
-    /** This member's report. */
+    /**
+     * This member's report, to be sent now: stamped with this member's clock (remembered, so that an
+     * echo of it can be recognised) and echoing each peer's latest stamp.
+     */
     AppliedReport report() {
+        long stamp = nanos.getAsLong();
+        synchronized (sentStamps) {
+            if (sentStamps.isEmpty() || sentStamps.peekLast() != stamp) {
+                sentStamps.addLast(stamp);
+            }
+            while (sentStamps.size() > SENT_STAMPS_KEPT) {
+                sentStamps.pollFirst();
+            }
+        }
+        Map<String, Long> echoes = new HashMap<>();
+        heard.forEach((member, entry) -> {
+            if (inView(member)) {
+                echoes.put(entry.report().origin(), entry.report().stamp());
+            }
+        });
         Map<String, Long> applied = watermarks.snapshot();
         Map<String, Long> from = new HashMap<>();
         for (String of : applied.keySet()) {
@@ -177,7 +226,7 @@ final class AntiEntropy {
                 from.put(of, first);
             }
         }
-        return new AppliedReport(CommandId.replicaIdOf(origin), origin, serving(System.nanoTime()), applied, from);
+        return new AppliedReport(CommandId.replicaIdOf(origin), origin, serving(stamp), applied, from, stamp, echoes);
     }
 
     /** The first logged command of {@code of}, read once per origin (0 while the log holds none). */
@@ -195,7 +244,7 @@ final class AntiEntropy {
 
     /** Compares with the latest reports: fetches what is missing, updates the lag and the sync state. */
     void evaluate() {
-        long now = System.nanoTime();
+        long now = nanos.getAsLong();
         Map<Address, AppliedReport> fresh = freshReports(now);
         Map<String, Long> best = new HashMap<>();
         for (AppliedReport report : fresh.values()) {
@@ -382,7 +431,7 @@ final class AntiEntropy {
 
     /** Trims the log of what every expected member had applied {@link #TRIM_DELAY_INTERVALS} status intervals ago. */
     private void trimIfStable() {
-        long now = System.nanoTime();
+        long now = nanos.getAsLong();
         if (now - lastTrimNanos < trimEveryNanos) {
             return;
         }
@@ -439,11 +488,14 @@ final class AntiEntropy {
         return current != null && config.isMajority(current.size());
     }
 
-    /** Whether this member heard from enough members (itself included) to form a majority within the lease. */
+    /**
+     * Whether enough members (itself included) to form a majority hold this member's lease at {@code now}:
+     * each echoed a report this member sent no longer than the lease ago.
+     */
     boolean leaseHolds(long now) {
         int members = 1;
-        for (Map.Entry<Address, Heard> entry : heard.entrySet()) {
-            if (now - entry.getValue().nanos() <= leaseNanos && inView(entry.getKey())) {
+        for (Map.Entry<Address, Long> entry : leaseFrom.entrySet()) {
+            if (now - entry.getValue() <= leaseNanos && inView(entry.getKey())) {
                 members++;
             }
         }

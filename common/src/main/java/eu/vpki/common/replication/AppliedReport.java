@@ -14,13 +14,24 @@ import java.util.Map;
  * @param serving   whether it serves requests (in a majority and caught up)
  * @param applied   origin to highest applied sequence number
  * @param logFrom   origin to the first sequence number still in its log; {@code applied + 1} when none
+ * @param stamp     when the member sent this report, on its own monotonic clock ({@code System.nanoTime}):
+ *                  meaningful to that member only, which finds it again in the peers' echoes
+ * @param echoes    per origin of a peer, the stamp of the latest report received from it: the reply that
+ *                  extends that peer's lease (a lease counted from when the peer SENT what is echoed, so
+ *                  delivery and processing delays shorten it, never lengthen it)
  */
 record AppliedReport(String replicaId, String origin, boolean serving, Map<String, Long> applied,
-                     Map<String, Long> logFrom) {
+                     Map<String, Long> logFrom, long stamp, Map<String, Long> echoes) {
 
     AppliedReport {
         applied = Map.copyOf(applied);
         logFrom = Map.copyOf(logFrom);
+        echoes = Map.copyOf(echoes);
+    }
+
+    /** A report that echoes nothing (stamp 0). */
+    AppliedReport(String replicaId, String origin, boolean serving, Map<String, Long> applied, Map<String, Long> logFrom) {
+        this(replicaId, origin, serving, applied, logFrom, 0, Map.of());
     }
 
     long applied(String of) {

@@ -45,8 +45,8 @@ import java.util.TreeMap;
  *   <li>{@value #COMMANDS}, commands of one origin, ascending by sequence number (the answer to a pull):
  *       {@code varint count | (varint length | command)*count};</li>
  *   <li>{@value #REPORT}, an applied report ({@link AppliedReport}): {@code str replicaId | str origin |
- *       u8 flags (bit 0: serving) | varint n | (str origin | varlong applied | varlong logFrom)*n}, logFrom 0
- *       when the log holds none of that origin;</li>
+ *       u8 flags (bit 0: serving) | varint n | (str origin | varlong applied | varlong logFrom)*n | i64 stamp |
+ *       varint m | (str origin | i64 echoed stamp)*m}, logFrom 0 when the log holds none of that origin;</li>
  *   <li>{@value #PULL}, a request for commands from a peer's log: {@code str origin | varlong from | varlong to}.</li>
  * </ul>
  */
@@ -174,6 +174,12 @@ public final class CommandCodec {
                 writeVarLong(out, entry.getValue());
                 writeVarLong(out, report.logFrom().getOrDefault(entry.getKey(), 0L));
             }
+            out.writeLong(report.stamp());
+            writeVarLong(out, report.echoes().size());
+            for (Map.Entry<String, Long> entry : new TreeMap<>(report.echoes()).entrySet()) {
+                writeString(out, entry.getKey());
+                out.writeLong(entry.getValue());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -197,8 +203,15 @@ public final class CommandCodec {
                     logFrom.put(of, first);
                 }
             }
+            long stamp = in.readLong();
+            int echoCount = readMessageCount(in);
+            Map<String, Long> echoes = new HashMap<>();
+            for (int i = 0; i < echoCount; i++) {
+                String of = readMessageString(in);
+                echoes.put(of, in.readLong());
+            }
             requireEnd(in, "a report");
-            return new AppliedReport(replicaId, origin, serving, applied, logFrom);
+            return new AppliedReport(replicaId, origin, serving, applied, logFrom, stamp, echoes);
         });
     }
 

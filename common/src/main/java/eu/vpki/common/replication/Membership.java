@@ -87,7 +87,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         this.server = server;
         this.onViewChange = onViewChange;
         this.applier = new Applier(origin, config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, onFailure);
-        this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, this, metrics);
+        this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, this, metrics, System::nanoTime);
     }
 
     /** Joins the group with what this replica's Redis holds; blocks until joined. */

@@ -321,7 +321,8 @@ public final class Replica implements AutoCloseable {
         }
         if (!antiEntropy.leaseHolds(now)) {
             return new ReplicaStatus(ReplicaStatus.State.MINORITY, config.replicaId(), origin, view, expected, missing, held,
-                    "heard from no majority of the " + expected + " expected members within " + config.lease());
+                    "no majority of the " + expected + " expected members echoed a report it sent within the last "
+                            + config.lease() + " (its lease)");
         }
         if (!gaps.isEmpty()) {
             return new ReplicaStatus(ReplicaStatus.State.GAP, config.replicaId(), origin, view, expected, missing, held,

@@ -31,9 +31,9 @@ public record ReplicaStatus(State state, String replicaId, String origin, int vi
         /** Not (yet) a member: {@code connect()} not called, or joining. */
         STARTING,
         /**
-         * Its view holds no majority of the expected members, or it has not heard from a majority within
-         * the lease (cut off, or back from a pause): it answers nothing, so that a stale or split side
-         * never serves.
+         * Its view holds no majority of the expected members, or no majority holds its lease (none echoed
+         * a report it sent within the lease: cut off, or back from a pause): it answers nothing, so that
+         * a stale or split side never serves.
          */
         MINORITY,
         /** It holds commands whose predecessors of the same origin it lacks, and fetches them from a peer. */

@@ -37,7 +37,15 @@ class FleetRecordsTest {
         stored.put(StoredRecord.VERSION_FIELD, "42");
         stored.put(StoredRecord.ORIGIN_FIELD, "r1");
 
-        assertThat(StationRecord.from(StoredRecord.from(stored).orElseThrow(), RecordDecoding.uncached())).isEqualTo(station.withVersion(42));
+        assertThat(StationRecord.from(StoredRecord.from(stored).orElseThrow(), Optional.empty(), RecordDecoding.uncached()))
+                .isEqualTo(station.withVersion(42));
+
+        Map<String, String> register = new java.util.HashMap<>(station.withPermissions(List.of(CAM), 50).permissionsFields());
+        register.put(StoredRecord.VERSION_FIELD, "50");
+        register.put(StoredRecord.ORIGIN_FIELD, "r2");
+        assertThat(StationRecord.from(StoredRecord.from(stored).orElseThrow(), StoredRecord.from(register), RecordDecoding.uncached()))
+                .as("the permissions register, when there is one, holds the permissions")
+                .isEqualTo(station.withVersion(42).withPermissions(List.of(CAM), 50));
     }
 
     @Test
@@ -98,12 +106,30 @@ class FleetRecordsTest {
     }
 
     @Test
-    void updateCommand_isTerminalForARevokedStationOnly() {
+    void statusChange_writesTheStationRecordOnly_terminalForARevokedStationOnly() {
         StationRecord station = new StationRecord("op-1", "VIN-1", EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM).publicKey(),
                 List.of(CAM), Duration.ofHours(48), null, StationStatus.ACTIVE, 7);
         for (StationStatus status : StationStatus.values()) {
-            Operation.PutIfNewer update = (Operation.PutIfNewer) FleetCommands.update(station.withStatus(status, 8)).get(0);
+            List<Operation> ops = FleetCommands.changeStatus(station.withStatus(status, 8));
+            assertThat(ops).extracting(Operation::key).containsExactly(FleetKeys.station("VIN-1"));
+            Operation.PutIfNewer update = (Operation.PutIfNewer) ops.get(0);
+            assertThat(update.version()).isEqualTo(8);
             assertThat(update.terminal()).as(status.name()).isEqualTo(status == StationStatus.REVOKED);
         }
+    }
+
+    @Test
+    void permissionChange_writesThePermissionsRegisterOnly() {
+        StationRecord station = new StationRecord("op-1", "VIN-1", EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM).publicKey(),
+                List.of(CAM), Duration.ofHours(48), null, StationStatus.ACTIVE, 7);
+        List<Operation> ops = FleetCommands.changePermissions(station.withPermissions(List.of(PsidSsp.of(Psids.DENM)), 9));
+        assertThat(ops).extracting(Operation::key).containsExactly(FleetKeys.stationPermissions("VIN-1"));
+        assertThat(FleetKeys.KEYSPACE.isManaged(ops.get(0).key())).isTrue();
+        Operation.PutIfNewer put = (Operation.PutIfNewer) ops.get(0);
+        assertThat(put.version()).isEqualTo(9);
+        assertThat(put.fields()).containsOnlyKeys("permissions");
+        assertThat(put.terminal()).isFalse();
+        assertThatThrownBy(() -> FleetCommands.changePermissions(station)).as("no permissions version")
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

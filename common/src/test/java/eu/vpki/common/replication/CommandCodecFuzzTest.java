@@ -68,9 +68,10 @@ class CommandCodecFuzzTest {
         corpus.write("message", "applied-query", CommandCodec.encodeAppliedQuery(enrolment.id()));
         corpus.write("message", "commands", CommandCodec.encodeCommands(List.of(CommandCodec.encode(registration),
                 CommandCodec.encode(new Command(new CommandId("op-1~mi3k0000", 18), 1_732_000_000_003L,
-                        FleetCommands.update(record.withStatus(StationStatus.REVOKED, 1_732_000_000_003L)))))));
+                        FleetCommands.changeStatus(record.withStatus(StationStatus.REVOKED, 1_732_000_000_003L)))))));
         corpus.write("message", "report", CommandCodec.encodeReport(new AppliedReport("ea-1", "ea-1~mi3k2x1c", true,
-                Map.of("ea-1~mi3k2x1c", 42L, "op-1~mi3k0000", 18L), Map.of("op-1~mi3k0000", 3L))));
+                Map.of("ea-1~mi3k2x1c", 42L, "op-1~mi3k0000", 18L), Map.of("op-1~mi3k0000", 3L), 81_234_567_890_123L,
+                Map.of("op-1~mi3k0000", 81_230_000_000_000L, "ea-2~mi3k2x1d", 81_229_500_000_000L))));
         corpus.write("message", "pull", CommandCodec.encodePull(new CommandCodec.Pull("op-1~mi3k0000", 10, 18)));
         assertThat(CommandCodec.decode(CommandCodec.encode(enrolment))).isEqualTo(enrolment);
     }

@@ -52,7 +52,8 @@ class CommandCodecTest {
     @Test
     void report_roundTripsItsVectorAndLogStarts() {
         AppliedReport report = new AppliedReport("ea-1", "ea-1~mi3k2x1c", true,
-                Map.of("ea-1~mi3k2x1c", 42L, "op-1~mi3k0000", 7L), Map.of("op-1~mi3k0000", 3L));
+                Map.of("ea-1~mi3k2x1c", 42L, "op-1~mi3k0000", 7L), Map.of("op-1~mi3k0000", 3L), -7_123_456_789L,
+                Map.of("op-1~mi3k0000", 99_000_000_001L, "ea-2~mi3k0001", -5L));
 
         AppliedReport decoded = CommandCodec.decodeReport(CommandCodec.encodeReport(report));
 

@@ -1,5 +1,16 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.ts103097.PsidSsp;
+import eu.vpki.common.etsi.ts103097.Psids;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.common.fleet.FleetCommands;
+import eu.vpki.common.fleet.FleetKeys;
+import eu.vpki.common.fleet.FleetState;
+import eu.vpki.common.fleet.StationRecord;
+import eu.vpki.common.fleet.StationStatus;
+import eu.vpki.common.fleet.VersionClock;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
@@ -12,6 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import redis.clients.jedis.Jedis;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -239,7 +251,7 @@ class ReplicaFaultTest {
      * A station is revoked on one side of a partition while, on the other side, a change made from
      * the record as it was before (a permission change or a reactivation, with a higher version) is
      * acknowledged too. After the heal the station is revoked everywhere: a terminal write wins over
-     * any non-terminal one (what {@code FleetCommands.update} writes for REVOKED).
+     * any non-terminal one (what {@code FleetCommands.changeStatus} writes for REVOKED).
      */
     @Test
     void revocationRacingALaterChange_staysRevokedEverywhere() {
@@ -265,6 +277,61 @@ class ReplicaFaultTest {
                         .as("at %s", member.id()).containsEntry("status", "REVOKED");
             }
         }
+    }
+
+    /**
+     * The TOTAL + ASYNC loss of the #21 matrix, in one JVM: the coordinator (the TOTAL sequencer) is cut
+     * off and, within its lease, acknowledges a suspension; once the majority installed its own view it
+     * acknowledges a permission change read from the record without the suspension, with a higher
+     * version. After the heal both changes are on every replica: status and permissions are separate
+     * registers (with the station one register, the permission change replaced the suspension). A
+     * status interval of 2 s (lease 8 s) leaves the minority's write seconds of margin on a busy machine.
+     */
+    @ParameterizedTest
+    @EnumSource(Order.class)
+    void partition_statusAndPermissionChangedOnBothSides_bothSurviveTheHeal(Order order) {
+        cluster = new TestCluster(SERVERS.fixtures(), order, Propagation.ASYNC, 3, FleetKeys.KEYSPACE);
+        ReplicationConfig.Timeouts timeouts = new ReplicationConfig.Timeouts(Duration.ofSeconds(30),
+                TestCluster.TIMEOUTS.stateTransfer(), TestCluster.TIMEOUTS.join(), TestCluster.TIMEOUTS.failureDetection());
+        for (int i = 0; i < 3; i++) {
+            cluster.start(i, timeouts, Duration.ofSeconds(2));
+        }
+        cluster.awaitServing(0, 1, 2);
+        VersionClock versions = new VersionClock(Clock.systemUTC());
+        PsidSsp cam = PsidSsp.of(Psids.CAM);
+        PsidSsp denm = PsidSsp.of(Psids.DENM);
+        StationRecord registered = new StationRecord("op-1", "VIN-1",
+                EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM).publicKey(), List.of(cam), Duration.ofHours(24), null,
+                StationStatus.ACTIVE, versions.next());
+        cluster.member(0).replica().submit(FleetCommands.register("op-1", List.of(registered))).join();
+        cluster.awaitSameState(0, 1, 2);
+
+        cluster.partition(Set.of(0));
+        StationRecord minorityRead = fleet(0).station("VIN-1").orElseThrow();
+        cluster.member(0).replica().submit(FleetCommands.changeStatus(
+                minorityRead.withStatus(StationStatus.SUSPENDED, versions.nextAbove(minorityRead.version())))).join();
+        cluster.awaitViewSize(2, 1, 2);
+        cluster.awaitServing(1, 2);
+        StationRecord majorityRead = fleet(1).station("VIN-1").orElseThrow();
+        assertThat(majorityRead.status()).as("the majority never received the suspension").isEqualTo(StationStatus.ACTIVE);
+        cluster.member(1).replica().submit(FleetCommands.changePermissions(
+                majorityRead.withPermissions(List.of(denm), versions.nextAbove(majorityRead.permissionsVersion())))).join();
+
+        cluster.heal();
+        cluster.awaitViewSize(3, 0, 1, 2);
+        cluster.awaitServing(0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+        for (int i = 0; i < 3; i++) {
+            StationRecord merged = fleet(i).station("VIN-1").orElseThrow();
+            assertThat(merged.status()).as("the minority's suspension at r%d", i).isEqualTo(StationStatus.SUSPENDED);
+            assertThat(merged.permissions()).as("the majority's permission change at r%d", i).containsExactly(denm);
+        }
+    }
+
+    private FleetState fleet(int member) {
+        TestCluster.Member m = cluster.member(member);
+        Replica replica = m.replica();
+        return new FleetState(m.pool, () -> replica.status());
     }
 
     /**

@@ -86,6 +86,7 @@ final class TestCluster implements AutoCloseable {
     private final Order order;
     private final Propagation propagation;
     private final int expectedMembers;
+    private final ReplicatedKeyspace keyspace;
     private final List<Member> members = new ArrayList<>();
     private final List<Replica> started = new ArrayList<>();
 
@@ -94,6 +95,11 @@ final class TestCluster implements AutoCloseable {
     }
 
     TestCluster(List<RedisFixture> redis, Order order, Propagation propagation, int expectedMembers) {
+        this(redis, order, propagation, expectedMembers, ReplicaClusterTest.KEYSPACE);
+    }
+
+    TestCluster(List<RedisFixture> redis, Order order, Propagation propagation, int expectedMembers, ReplicatedKeyspace keyspace) {
+        this.keyspace = keyspace;
         this.order = order;
         this.propagation = propagation;
         this.expectedMembers = expectedMembers;
@@ -150,7 +156,7 @@ final class TestCluster implements AutoCloseable {
                 member.port, new ReplicationConfig.Discovery.TcpPing(initialHosts), expectedMembers, timeouts,
                 ReplicationConfig.DEFAULT_APPLY_GROUPING, statusInterval);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Replica replica = new Replica(config, ReplicaClusterTest.KEYSPACE, member.pool, Clock.systemUTC(), registry);
+        Replica replica = new Replica(config, keyspace, member.pool, Clock.systemUTC(), registry);
         try {
             replica.connect();
         } catch (ReplicationException e) {

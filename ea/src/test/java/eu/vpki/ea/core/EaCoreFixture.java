@@ -70,12 +70,13 @@ final class EaCoreFixture implements AutoCloseable {
 
     void setStatus(SimulatedStation station, StationStatus status) {
         StationRecord current = fleet.station(station.canonicalId).orElseThrow();
-        replica.submit(FleetCommands.update(current.withStatus(status, versions.nextAbove(current.version())))).join();
+        replica.submit(FleetCommands.changeStatus(current.withStatus(status, versions.nextAbove(current.version())))).join();
     }
 
     void setPermissions(SimulatedStation station, List<eu.vpki.common.etsi.ts103097.PsidSsp> permissions) {
         StationRecord current = fleet.station(station.canonicalId).orElseThrow();
-        replica.submit(FleetCommands.update(current.withPermissions(permissions, versions.nextAbove(current.version())))).join();
+        replica.submit(FleetCommands.changePermissions(current.withPermissions(permissions,
+                versions.nextAbove(current.permissionsVersion())))).join();
     }
 
     /** Registers and enrols a station; returns it with its EC. */

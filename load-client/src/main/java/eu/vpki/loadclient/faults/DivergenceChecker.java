@@ -83,6 +83,8 @@ final class DivergenceChecker implements Checker {
             station = key.substring(FleetKeys.STATION.length());
         } else if (key.startsWith(FleetKeys.STATION_EC)) {
             station = key.substring(FleetKeys.STATION_EC.length());
+        } else if (key.startsWith(FleetKeys.STATION_PERMISSIONS)) {
+            station = key.substring(FleetKeys.STATION_PERMISSIONS.length());
         } else if (key.startsWith(FleetKeys.EC)) {
             for (ReplicaState s : states) {
                 String holder = StoredRecord.from(s.hash(key)).map(r -> r.fields().get("station")).orElse(null);
@@ -96,7 +98,7 @@ final class DivergenceChecker implements Checker {
             return writes.byStation().values().stream().flatMap(List::stream).filter(o -> o.type() == Op.Type.REGISTER)
                     .mapToLong(Op::completedMs).max().orElse(0);
         }
-        boolean ec = !key.startsWith(FleetKeys.STATION);
+        boolean ec = !key.startsWith(FleetKeys.STATION) && !key.startsWith(FleetKeys.STATION_PERMISSIONS);
         return writes.of(station).stream().filter(o -> ec ? o.type().enrolment() : o.type().operatorWrite())
                 .mapToLong(Op::completedMs).max().orElse(0);
     }

@@ -1,6 +1,7 @@
 package eu.vpki.loadclient.faults;
 
 import eu.vpki.common.fleet.FleetKeys;
+import eu.vpki.common.fleet.StationRecord;
 import eu.vpki.common.replication.StoredRecord;
 
 import java.util.ArrayList;
@@ -60,10 +61,15 @@ final class Writes {
         return StationValue.of(op.detail("status"), op.detail("permissions"));
     }
 
-    /** The live station record's value on a replica, empty if it holds none (or a tombstone). */
+    /**
+     * The live station's value on a replica (its station record's status, and its permissions as the
+     * services read them: {@link StationRecord#encodedPermissions}), empty if it holds no station record
+     * (or a tombstone).
+     */
     static Optional<StationValue> stationValue(ReplicaState state, String station) {
-        return StoredRecord.liveFields(state.hash(FleetKeys.station(station)))
-                .map(f -> StationValue.of(f.get("status"), f.get("permissions")));
+        Optional<StoredRecord> permissions = record(state, FleetKeys.stationPermissions(station));
+        return record(state, FleetKeys.station(station))
+                .map(r -> StationValue.of(r.fields().get("status"), StationRecord.encodedPermissions(r, permissions)));
     }
 
     /** The live record at {@code key} on a replica. */

@@ -57,6 +57,49 @@ class LostWritesCheckerTest {
         assertThat(r.findings().get(0).detail()).contains("overwritten").contains("a=ACTIVE");
     }
 
+    /** Status and permissions are separate registers: the permissions read are the register's once it exists. */
+    @Test
+    void permissionChangeInItsRegister_isTheStationsPermissions() {
+        TestRun run = clean(true);
+        run.acked(Op.Type.PERMISSIONS, "s1", "operator-0", 3_000, 3_010, "2@operator-0", "status", "SUSPENDED", "permissions",
+                TestRun.PERMS_2);
+        for (String r : List.of("a", "b")) {
+            run.permissions(r, "s1", TestRun.PERMS_2, 3_000);
+        }
+
+        assertThat(checker.check(run.build()).findings()).as("SUSPENDED from the record, the permissions from the register").isEmpty();
+    }
+
+    @Test
+    void permissionChangeLostFromItsRegister_isOverwritten() {
+        TestRun run = clean(true);
+        run.acked(Op.Type.PERMISSIONS, "s1", "operator-0", 3_000, 3_010, "2@operator-0", "status", "SUSPENDED", "permissions",
+                TestRun.PERMS_2);
+        run.permissions("a", "s1", TestRun.PERMS_2, 3_000);
+        run.permissions("b", "s1", TestRun.PERMS, 2_500);
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.violations()).isEqualTo(1);
+        assertThat(r.findings().get(0).detail()).contains("overwritten").contains("b=SUSPENDED").doesNotContain("a=");
+    }
+
+    @Test
+    void statusLostWhileThePermissionsRegisterKeptItsChange_isOverwritten() {
+        TestRun run = clean(true);
+        run.acked(Op.Type.PERMISSIONS, "s1", "operator-0", 3_000, 3_010, "2@operator-0", "status", "SUSPENDED", "permissions",
+                TestRun.PERMS_2);
+        for (String r : List.of("a", "b")) {
+            run.permissions(r, "s1", TestRun.PERMS_2, 3_000);
+        }
+        run.station("b", "s1", "ACTIVE", TestRun.PERMS, 3_100);
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.violations()).isEqualTo(1);
+        assertThat(r.findings().get(0).detail()).contains("overwritten").contains("b=ACTIVE");
+    }
+
     @Test
     void revocationUndoneByARacingChange_isLostEvenThoughTheChangeWasAcknowledged() {
         TestRun run = new TestRun(true, "a", "b");

@@ -79,6 +79,15 @@ final class TestRun {
         put(replica, FleetKeys.station(station), h);
     }
 
+    /** The station's permissions register (written by a permission change), as the apply script stores it. */
+    void permissions(String replica, String station, String permissions, long version) {
+        Map<String, String> h = new HashMap<>();
+        h.put(StoredRecord.VERSION_FIELD, String.format("%019d", version));
+        h.put(StoredRecord.ORIGIN_FIELD, "operator-1");
+        h.put("permissions", permissions);
+        put(replica, FleetKeys.stationPermissions(station), h);
+    }
+
     void member(String replica, String station) {
         String key = FleetKeys.operator(OPERATOR);
         KeyContent old = keys.get(replica).get(key);

@@ -11,6 +11,7 @@ import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.fleet.StationRecord;
 import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.fleet.VersionClock;
+import eu.vpki.common.replication.Operation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,10 @@ import java.util.Optional;
 
 /**
  * Reading and changing single stations of the caller's own fleet. A station of another operator
- * is reported as not found (its existence is not revealed). Every change writes the whole record
- * with a version above the one read, so it wins over what it read on every replica.
+ * is reported as not found (its existence is not revealed). A status change writes the station
+ * record, a permission change the permissions register (separate registers: a concurrent change of
+ * the other one is kept, {@link FleetCommands}), each with a version above the one read, so it wins
+ * over what it read on every replica.
  */
 public final class StationAdministration {
 
@@ -59,7 +62,8 @@ public final class StationAdministration {
         if (s.status() == StationStatus.REVOKED) {
             throw new PkiException(ErrorCode.INVALID_STATE_TRANSITION, "station " + canonicalId + " is revoked");
         }
-        return write(s.withPermissions(permissions, versions.nextAbove(s.version())), "permissions", permissions.toString());
+        StationRecord changed = s.withPermissions(permissions, versions.nextAbove(s.permissionsVersion()));
+        return write(changed, FleetCommands.changePermissions(changed), "permissions", permissions.toString());
     }
 
     public Inputs.WriteResult changeStatus(String operatorId, String canonicalId, StationStatus next) {
@@ -68,11 +72,12 @@ public final class StationAdministration {
             throw new PkiException(ErrorCode.INVALID_STATE_TRANSITION, "station " + canonicalId + " is " + s.status()
                     + " and cannot become " + next);
         }
-        return write(s.withStatus(next, versions.nextAbove(s.version())), "status", next.name());
+        StationRecord changed = s.withStatus(next, versions.nextAbove(s.version()));
+        return write(changed, FleetCommands.changeStatus(changed), "status", next.name());
     }
 
-    private Inputs.WriteResult write(StationRecord changed, String field, String value) {
-        String token = rw.write(FleetCommands.update(changed));
+    private Inputs.WriteResult write(StationRecord changed, List<Operation> command, String field, String value) {
+        String token = rw.write(command);
         audit.event("station-changed", "operator", changed.operatorId(), "station", changed.canonicalId(), field, value, "command", token);
         return new Inputs.WriteResult(token, List.of(changed.canonicalId()));
     }
