@@ -57,12 +57,18 @@ class LostWritesCheckerTest {
         assertThat(r.findings().get(0).detail()).contains("overwritten").contains("a=ACTIVE");
     }
 
-    /** Status and permissions are separate registers: the permissions read are the register's once it exists. */
-    @Test
-    void permissionChangeInItsRegister_isTheStationsPermissions() {
+    /** {@link #clean} (SYNC), then a permission change of the suspended station acknowledged. */
+    private static TestRun cleanThenPermissionChange() {
         TestRun run = clean(true);
         run.acked(Op.Type.PERMISSIONS, "s1", "operator-0", 3_000, 3_010, "2@operator-0", "status", "SUSPENDED", "permissions",
                 TestRun.PERMS_2);
+        return run;
+    }
+
+    /** Status and permissions are separate registers: the permissions read are the register's once it exists. */
+    @Test
+    void permissionChangeInItsRegister_isTheStationsPermissions() {
+        TestRun run = cleanThenPermissionChange();
         for (String r : List.of("a", "b")) {
             run.permissions(r, "s1", TestRun.PERMS_2, 3_000);
         }
@@ -72,9 +78,7 @@ class LostWritesCheckerTest {
 
     @Test
     void permissionChangeLostFromItsRegister_isOverwritten() {
-        TestRun run = clean(true);
-        run.acked(Op.Type.PERMISSIONS, "s1", "operator-0", 3_000, 3_010, "2@operator-0", "status", "SUSPENDED", "permissions",
-                TestRun.PERMS_2);
+        TestRun run = cleanThenPermissionChange();
         run.permissions("a", "s1", TestRun.PERMS_2, 3_000);
         run.permissions("b", "s1", TestRun.PERMS, 2_500);
 
@@ -86,9 +90,7 @@ class LostWritesCheckerTest {
 
     @Test
     void statusLostWhileThePermissionsRegisterKeptItsChange_isOverwritten() {
-        TestRun run = clean(true);
-        run.acked(Op.Type.PERMISSIONS, "s1", "operator-0", 3_000, 3_010, "2@operator-0", "status", "SUSPENDED", "permissions",
-                TestRun.PERMS_2);
+        TestRun run = cleanThenPermissionChange();
         for (String r : List.of("a", "b")) {
             run.permissions(r, "s1", TestRun.PERMS_2, 3_000);
         }
