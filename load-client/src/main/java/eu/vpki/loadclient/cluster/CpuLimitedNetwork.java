@@ -188,6 +188,11 @@ public final class CpuLimitedNetwork implements HostNetwork {
     }
 
     @Override
+    public String launcherAddress() {
+        return inner.launcherAddress();
+    }
+
+    @Override
     public String describe() {
         return inner.describe() + String.format(Locale.ROOT, "; each host limited to %s (cgroup v1 cpu quota %d us per %d us period)",
                 coresPhrase(cpus), quota(cpus), PERIOD_MICROS);

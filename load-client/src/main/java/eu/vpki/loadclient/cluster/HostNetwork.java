@@ -27,6 +27,14 @@ public interface HostNetwork extends AutoCloseable {
     /** Undoes every {@link #cut}. */
     void healAll();
 
+    /**
+     * The address at which every host reaches this process (the launcher, a harness, a proxy it
+     * runs): loopback, or the bridge's address in the root namespace.
+     */
+    default String launcherAddress() {
+        return LoopbackNetwork.ADDRESS;
+    }
+
     /** One line for reports: what kind of network this is. */
     String describe();
 

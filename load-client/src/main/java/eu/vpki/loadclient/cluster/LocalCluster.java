@@ -69,6 +69,7 @@ public final class LocalCluster implements AutoCloseable {
 
     private final ClusterSpec spec;
     private final HostNetwork network;
+    private final Routes routes;
     private final HttpClient http;
     /** RCA, DC and AAs. */
     private final List<ServiceProcess> services = new ArrayList<>();
@@ -88,11 +89,25 @@ public final class LocalCluster implements AutoCloseable {
                             String operatorId, String operatorToken, Path logDir) {
     }
 
-    private LocalCluster(ClusterSpec spec, HostNetwork network, HttpClient http, boolean recordArchives) {
+    private LocalCluster(ClusterSpec spec, HostNetwork network, Routes routes, HttpClient http, boolean recordArchives) {
         this.spec = spec;
         this.network = network;
+        this.routes = routes;
         this.http = http;
         this.recordArchives = recordArchives;
+    }
+
+    /**
+     * How a service reaches another when the path is not direct (the geographic experiment puts a
+     * delaying proxy on cross-region links): the URL an AA is given for an EA replica (the CTL's
+     * {@code aaAccessPoint}, and the AA's fail-over list).
+     */
+    @FunctionalInterface
+    public interface Routes {
+        /** Direct: every service reaches the others at their own URLs. */
+        Routes DIRECT = ea -> ea;
+
+        URI aaToEa(URI eaReplica);
     }
 
     /** Starts everything on loopback and returns when the cluster is usable. */
@@ -105,13 +120,18 @@ public final class LocalCluster implements AutoCloseable {
      * cluster is usable. The network stays the caller's to close (after this cluster).
      */
     public static LocalCluster start(ClusterSpec spec, HostNetwork network, java.util.function.Consumer<String> log) {
-        refuseIfRunning(spec.workDir());
-        return boot(spec, network, false, log);
+        return start(spec, network, Routes.DIRECT, log);
     }
 
-    private static LocalCluster boot(ClusterSpec spec, HostNetwork network, boolean recordArchives,
+    /** As {@link #start(ClusterSpec, HostNetwork, java.util.function.Consumer)}, the AAs reaching the EA through {@code routes}. */
+    public static LocalCluster start(ClusterSpec spec, HostNetwork network, Routes routes, java.util.function.Consumer<String> log) {
+        refuseIfRunning(spec.workDir());
+        return boot(spec, network, routes, false, log);
+    }
+
+    private static LocalCluster boot(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives,
                                      java.util.function.Consumer<String> log) {
-        LocalCluster c = new LocalCluster(spec, network, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+        LocalCluster c = new LocalCluster(spec, network, routes, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
                 .version(HttpClient.Version.HTTP_1_1).build(), recordArchives);
         try {
             c.boot(log);
@@ -139,7 +159,7 @@ public final class LocalCluster implements AutoCloseable {
         log.accept("recording class-data archives (a one-of-each cluster started and stopped, once per build) ...");
         ClusterSpec recording = new ClusterSpec(spec.projectDir(), spec.workDir().resolve("class-data"), 1, 1, 1, "FIFO", "ASYNC",
                 spec.basePort(), spec.jgroupsBasePort(), spec.authorityCurve());
-        try (LocalCluster cluster = boot(recording, new LoopbackNetwork(), true, line -> { })) {
+        try (LocalCluster cluster = boot(recording, new LoopbackNetwork(), Routes.DIRECT, true, line -> { })) {
             cluster.endpoints();
         } catch (RuntimeException e) {
             log.accept("class-data archives not recorded (services start without them): " + e.getMessage());
@@ -277,7 +297,7 @@ public final class LocalCluster implements AutoCloseable {
         Path eaStore = work.resolve("ea/ea.p12");
         CompletableFuture<EtsiCertificate> eaCertifying = CompletableFuture.supplyAsync(() -> certify(rcaUrl, adminToken, "EA",
                 "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
-                Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint", eaUrls.get(0) + "/ea/authorization-validation")));
+                Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint", routes.aaToEa(eaUrls.get(0)) + "/ea/authorization-validation")));
         List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> url(aaHosts.get(i), spec.aaPort(i))).toList();
         Path aaStore = work.resolve("aa/aa.p12");
         EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing", "aa-encryption",
@@ -331,7 +351,7 @@ public final class LocalCluster implements AutoCloseable {
                     "vpki.dc.urls", dcUrl.toString(),
                     "vpki.dc.check-interval", "5s");
             // further EA replicas for validation fail-over, after the CTL's aaAccessPoint
-            p.put("vpki.aa.ea.replicas." + eaId, eaUrls.stream().skip(1).map(u -> u + "/ea/authorization-validation")
+            p.put("vpki.aa.ea.replicas." + eaId, eaUrls.stream().skip(1).map(u -> routes.aaToEa(u) + "/ea/authorization-validation")
                     .collect(Collectors.joining(",")));
             group.add(launch(aaHosts.get(i), jar("aa"), WORK_JVM, p, aaUrls.get(i), logs));
         }

@@ -213,6 +213,11 @@ public final class NamespaceNetwork implements HostNetwork {
     }
 
     @Override
+    public String launcherAddress() {
+        return formatIpv4(network + 1);
+    }
+
+    @Override
     public String describe() {
         return "network namespaces " + prefix + "-* on bridge " + bridge() + " (" + formatIpv4(network) + "/" + prefixLength
                 + "), partitions by blackhole routes";

@@ -1,6 +1,5 @@
 package eu.vpki.loadclient.experiment;
 
-import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.loadclient.cluster.ClusterSpec;
 import eu.vpki.loadclient.cluster.CpuLimitedNetwork;
@@ -11,14 +10,11 @@ import eu.vpki.loadclient.measure.LoadModel;
 import eu.vpki.loadclient.measure.LoadRunner;
 import eu.vpki.loadclient.measure.PhaseResult;
 import eu.vpki.loadclient.measure.Workload;
-import eu.vpki.loadclient.obu.FleetRegistrar;
 import eu.vpki.loadclient.obu.SimulatedStation;
 import eu.vpki.loadclient.report.ReportCharts;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,10 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * The paper's centralised experiment (Figs. 3-5): one host per authority (RCA, DC, one EA, one
@@ -76,28 +70,25 @@ public final class CentralisedExperiment {
     private final HttpClient http;
     private final Consumer<String> log;
     private final Consumer<LoadRunner.Progress> progress;
-    private final SecureRandom random = new SecureRandom();
-    private final String fleetPrefix = "VIN-x" + Long.toHexString(new SecureRandom().nextLong() & 0xffffffffL) + "-";
-    private final AtomicLong nextStation = new AtomicLong();
     /** Every station registered so far, enrolled or not. */
     private final List<SimulatedStation> fleet = Collections.synchronizedList(new ArrayList<>());
+    /** CPU per operation of every step (CpuMeter rows). */
+    private final List<List<String>> cpuRows = new ArrayList<>();
 
-    private CentralisedExperiment(Config config, HostNetwork network, HttpClient http, Consumer<String> log,
-                                  Consumer<LoadRunner.Progress> progress) {
+    private CentralisedExperiment(Config config, ExperimentContext context) {
         this.config = config;
-        this.network = network;
-        this.http = http;
-        this.log = log;
-        this.progress = progress;
+        this.network = context.network();
+        this.http = context.http();
+        this.log = context.log();
+        this.progress = context.progress();
     }
 
     /**
      * Starts the cluster on {@code network} (a {@link CpuLimitedNetwork} for CPU limits; closed by the
      * caller, after this returns), runs the sweeps, stops the cluster and returns the report.
      */
-    public static ExperimentReport run(Config config, HostNetwork network, HttpClient http, Consumer<String> log,
-                                       Consumer<LoadRunner.Progress> progress) throws IOException {
-        return new CentralisedExperiment(config, network, http, log, progress).run();
+    public static ExperimentReport run(Config config, ExperimentContext context) throws IOException {
+        return new CentralisedExperiment(config, context).run();
     }
 
     private ExperimentReport run() throws IOException {
@@ -114,7 +105,7 @@ public final class CentralisedExperiment {
             LocalCluster.Endpoints e = cluster.endpoints();
             Workload workload = Workload.connect(e.dc(), e.rcaCertificate(), config.atPermissions(), e.eaReplicas(), e.aas(), true, http,
                     progress);
-            FleetRegistrar registrar = new FleetRegistrar(http, e.operators().get(0), e.operatorToken());
+            StationSource stations = new StationSource(http, e, config.atPermissions(), "x");
             int sweepsLeft = 2 * sizes.size();
             for (Double cpus : sizes) {
                 String cores = cpus == null ? "unlimited" : CpuLimitedNetwork.cores(cpus);
@@ -130,11 +121,15 @@ public final class CentralisedExperiment {
                     break;
                 }
                 log.accept("EC sweep, " + per + ": up to " + steps + " steps from " + config.ecStartRate() + " EC/s");
-                List<PhaseResult> ec = workload.sweepEnrolments("EC " + cores + "c", n -> register(registrar, n), config.ecStartRate(),
-                        config.factor(), steps, config.stepDuration(), config.workers());
+                List<PhaseResult> ec = Workload.sweep("EC " + cores + "c", config.ecStartRate(), config.factor(), steps,
+                        config.stepDuration(), config.workers(), (name, count, model) -> {
+                            List<SimulatedStation> fresh = stations.register((int) count);
+                            fleet.addAll(fresh);
+                            return metered(cluster, name, () -> workload.enrol(name, fresh, model));
+                        });
                 sweeps.add(new Sweep("EC, " + per, PhaseResult.ENROLMENT, setting, ec));
                 sweepsLeft--;
-                List<SimulatedStation> enrolled = enrolled(workload, registrar);
+                List<SimulatedStation> enrolled = enrolled(workload, stations);
                 steps = stepsFor(deadline, sweepsLeft);
                 if (steps == 0) {
                     complete = false;
@@ -144,7 +139,8 @@ public final class CentralisedExperiment {
                 log.accept("AT sweep, " + per + ": up to " + steps + " steps from " + config.atStartRate() + " AT/s over "
                         + enrolled.size() + " enrolled stations");
                 List<PhaseResult> at = Workload.sweep("AT " + cores + "c", config.atStartRate(), config.factor(), steps,
-                        config.stepDuration(), config.workers(), (name, count, model) -> workload.fetch(name, enrolled, count, model));
+                        config.stepDuration(), config.workers(),
+                        (name, count, model) -> metered(cluster, name, () -> workload.fetch(name, enrolled, count, model)));
                 sweeps.add(new Sweep("AT, " + per, PhaseResult.AUTHORIZATION, setting, at));
                 sweepsLeft--;
             }
@@ -174,7 +170,15 @@ public final class CentralisedExperiment {
                 + String.valueOf(System.getenv("VPKI_SERVICE_JVM_OPTS")));
         limits.addAll(0, limitsOf(limited));
         return new ExperimentReport(PaperValues.CENTRALISED, "Centralised PKI: EC and AT latency versus throughput (paper Figs. 3-5)",
-                started, Instant.now(), settings, limits, figures(sweeps), comparisons(sweeps), List.of(), sweeps, complete);
+                started, Instant.now(), settings, limits, figures(sweeps), comparisons(sweeps), List.of(CpuMeter.table(cpuRows)), sweeps, complete);
+    }
+
+    /** Runs a phase between two CPU snapshots of the cluster's processes and keeps its per-operation costs as a row. */
+    private PhaseResult metered(LocalCluster cluster, String name, java.util.function.Supplier<PhaseResult> phase) {
+        Map<String, Long> before = CpuMeter.snapshot(cluster);
+        PhaseResult r = phase.get();
+        cpuRows.add(CpuMeter.row(name, r, CpuMeter.perOperation(before, CpuMeter.snapshot(cluster), r)));
+        return r;
     }
 
     /** Steps that fit into an equal share of the time left for each sweep still to run (0: none). */
@@ -185,30 +189,15 @@ public final class CentralisedExperiment {
         return (int) Math.max(0, Math.min(config.maxSteps(), Math.floor(left / Math.max(1, sweepsLeft) / perStep)));
     }
 
-    /** {@code n} new stations, registered through the Operator (outside any timed window). */
-    private List<SimulatedStation> register(FleetRegistrar registrar, int n) {
-        List<SimulatedStation> fresh = IntStream.range(0, n).parallel()
-                .mapToObj(i -> SimulatedStation.generate(fleetPrefix + nextStation.incrementAndGet(), EtsiCurve.NIST_P256, random)).toList();
-        try {
-            registrar.register(fresh, config.atPermissions(), Duration.ofDays(365), 1000);
-        } catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted registering stations", ex);
-        }
-        fleet.addAll(fresh);
-        return fresh;
-    }
-
     /** The stations enrolled so far; a few more enrolled first (closed loop, untimed) if the EC sweeps left too few. */
-    private List<SimulatedStation> enrolled(Workload workload, FleetRegistrar registrar) {
+    private List<SimulatedStation> enrolled(Workload workload, StationSource stations) {
         List<SimulatedStation> enrolled;
         synchronized (fleet) {
             enrolled = fleet.stream().filter(SimulatedStation::enrolled).toList();
         }
         if (enrolled.size() < MIN_AT_STATIONS) {
-            List<SimulatedStation> more = register(registrar, MIN_AT_STATIONS);
+            List<SimulatedStation> more = stations.register(MIN_AT_STATIONS);
+            fleet.addAll(more);
             workload.enrol("enrolment for the AT sweep", more, new LoadModel.Closed(8, more.size(), Duration.ofMinutes(2)));
             synchronized (fleet) {
                 enrolled = fleet.stream().filter(SimulatedStation::enrolled).toList();

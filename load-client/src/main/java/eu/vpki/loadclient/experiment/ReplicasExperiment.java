@@ -1,6 +1,5 @@
 package eu.vpki.loadclient.experiment;
 
-import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.loadclient.cluster.ClusterSpec;
 import eu.vpki.loadclient.cluster.HostNetwork;
@@ -16,14 +15,11 @@ import eu.vpki.loadclient.measure.LoadModel;
 import eu.vpki.loadclient.measure.LoadRunner;
 import eu.vpki.loadclient.measure.PhaseResult;
 import eu.vpki.loadclient.measure.Workload;
-import eu.vpki.loadclient.obu.FleetRegistrar;
 import eu.vpki.loadclient.obu.SimulatedStation;
 import eu.vpki.loadclient.report.ReportCharts;
 
-import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -89,23 +84,20 @@ public final class ReplicasExperiment {
     private final HttpClient http;
     private final Consumer<String> log;
     private final Consumer<LoadRunner.Progress> progress;
-    private final SecureRandom random = new SecureRandom();
-    private final String fleetPrefix = "VIN-r" + Long.toHexString(new SecureRandom().nextLong() & 0xffffffffL) + "-";
-    private final AtomicLong nextStation = new AtomicLong();
+    /** CPU per operation of every measurement (CpuMeter rows). */
+    private final List<List<String>> cpuRows = new ArrayList<>();
 
-    private ReplicasExperiment(Config config, HostNetwork network, HttpClient http, Consumer<String> log,
-                               Consumer<LoadRunner.Progress> progress) {
+    private ReplicasExperiment(Config config, ExperimentContext context) {
         this.config = config;
-        this.network = network;
-        this.http = http;
-        this.log = log;
-        this.progress = progress;
+        this.network = context.network();
+        this.http = context.http();
+        this.log = context.log();
+        this.progress = context.progress();
     }
 
     /** Runs every mode and replica count on {@code network} (closed by the caller), and returns the report. */
-    public static ExperimentReport run(Config config, HostNetwork network, HttpClient http, Consumer<String> log,
-                                       Consumer<LoadRunner.Progress> progress) {
-        return new ReplicasExperiment(config, network, http, log, progress).run();
+    public static ExperimentReport run(Config config, ExperimentContext context) {
+        return new ReplicasExperiment(config, context).run();
     }
 
     private ExperimentReport run() {
@@ -167,7 +159,7 @@ public final class ReplicasExperiment {
                         + ReportCharts.number(config.workload().rate()) + " operations/s meanwhile."));
         return new ExperimentReport(PaperValues.DISTRIBUTED, "Distributed PKI: EC/s against replicas per mode, AT/s against AAs,"
                 + " consistency anomalies (paper Figs. 6-7)", started, Instant.now(), settings, limits, figures(runs, atByAas),
-                comparisons(runs, atByAas), List.of(anomalies(runs)), sweeps(runs, atByAas), complete);
+                comparisons(runs, atByAas), List.of(anomalies(runs), CpuMeter.table(cpuRows)), sweeps(runs, atByAas), complete);
     }
 
     private Run runOne(ClusterSpec spec, String label, List<PhaseResult> atByAas) throws Exception {
@@ -180,12 +172,13 @@ public final class ReplicasExperiment {
         PhaseResult[] ec = new PhaseResult[1];
         FaultRun.Result result = FaultRun.run(fc, network, cluster -> {
             LocalCluster.Endpoints e = cluster.endpoints();
-            FleetRegistrar registrar = new FleetRegistrar(http, e.operators().get(0), e.operatorToken());
-            List<SimulatedStation> fresh = register(registrar, config.stations());
+            List<SimulatedStation> fresh = new StationSource(http, e, config.atPermissions(), "r").register(config.stations());
             Workload w = Workload.connect(e.dc(), e.rcaCertificate(), config.atPermissions(), e.eaReplicas(), List.of(e.aas().get(0)), true,
                     http, progress);
             log.accept(label + ": EC closed loop, " + config.concurrency() + " in flight");
+            Map<String, Long> before = CpuMeter.snapshot(cluster);
             ec[0] = w.enrol("EC " + label, fresh, new LoadModel.Closed(config.concurrency(), fresh.size(), config.window()));
+            cpuRows.add(CpuMeter.row("EC, " + label, ec[0], CpuMeter.perOperation(before, CpuMeter.snapshot(cluster), ec[0])));
             if (atByAas != null) {
                 List<SimulatedStation> enrolled = fresh.stream().filter(SimulatedStation::enrolled).toList();
                 if (enrolled.isEmpty()) {
@@ -195,8 +188,11 @@ public final class ReplicasExperiment {
                     Workload at = Workload.connect(e.dc(), e.rcaCertificate(), config.atPermissions(), e.eaReplicas(), e.aas().subList(0, k),
                             true, http, progress);
                     log.accept(label + ": AT closed loop over " + k + " AAs");
-                    atByAas.add(at.fetch("AT, " + k + " AAs", enrolled, config.stations(),
-                            new LoadModel.Closed(config.concurrency(), config.stations(), config.window())));
+                    Map<String, Long> atBefore = CpuMeter.snapshot(cluster);
+                    PhaseResult r = at.fetch("AT, " + k + " AAs", enrolled, config.stations(),
+                            new LoadModel.Closed(config.concurrency(), config.stations(), config.window()));
+                    cpuRows.add(CpuMeter.row("AT, " + k + " AAs (" + label + ")", r, CpuMeter.perOperation(atBefore, CpuMeter.snapshot(cluster), r)));
+                    atByAas.add(r);
                 }
             }
         }, null, log);
@@ -204,13 +200,6 @@ public final class ReplicasExperiment {
         Map<Check, CheckResult> checks = report.runs().get(0).results();
         return new Run(spec.order() + " + " + spec.propagation(), spec.eaReplicas(), ec[0], checks.get(Check.STALE_VALIDATIONS),
                 checks.get(Check.READ_YOUR_WRITES), result.history().toString());
-    }
-
-    private List<SimulatedStation> register(FleetRegistrar registrar, int n) throws IOException, InterruptedException {
-        List<SimulatedStation> fresh = IntStream.range(0, n).parallel()
-                .mapToObj(i -> SimulatedStation.generate(fleetPrefix + nextStation.incrementAndGet(), EtsiCurve.NIST_P256, random)).toList();
-        registrar.register(fresh, config.atPermissions(), Duration.ofDays(365), 1000);
-        return fresh;
     }
 
     private List<ExperimentReport.Figure> figures(List<Run> runs, List<PhaseResult> atByAas) {

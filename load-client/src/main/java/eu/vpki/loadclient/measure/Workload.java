@@ -100,16 +100,6 @@ public final class Workload {
                 (name, count, model) -> fetch(name, enrolled, count, model));
     }
 
-    /**
-     * Offered-rate sweep of EC requests: before each step (outside its timed window) {@code fresh}
-     * gives as many registered, not yet enrolled stations as the step offers requests.
-     */
-    public List<PhaseResult> sweepEnrolments(String label, IntFunction<List<SimulatedStation>> fresh, double startRate,
-                                             double factor, int maxSteps, Duration stepDuration, int workers) {
-        return sweep(label, startRate, factor, maxSteps, stepDuration, workers,
-                (name, count, model) -> enrol(name, fresh.apply((int) count), model));
-    }
-
     /** One step of a sweep: {@code count} operations under the open-loop {@code model}, as phase {@code name}. */
     @FunctionalInterface
     public interface Step {

@@ -23,7 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The replicas experiment likewise: one mode, one small group (2 EA replicas and an Operator), a
  * short closed-loop EC measurement while the fault harness's recorded workload runs, AT/s over one
  * and two AAs, and the harness's checks on the history.
- * Ports: HTTP 29200.. and 29400.., JGroups 31200.. and 31400.. (issue #19's range);
+ * And the geographic experiment: one EA replica and an Operator in Ireland, vehicles and the AA first
+ * there, then in US West behind delaying proxies (70 ms one way): the second configuration's EC and
+ * AT must each take at least one round trip (a lower bound only: a busy machine is slower, never faster).
+ * Ports: HTTP 29200.., 29400.., 29600.., JGroups 31200.., 31400.., 31600.. (issue #19's range);
  * -Dvpki.experiment-it.base-port moves them.
  * Needs the service jars: run in the reactor ({@code mvn verify} builds them before this module).
  */
@@ -56,6 +59,10 @@ class ExperimentIT {
             }
             assertThat(succeeded).as("%s: %s", sweep.get("label").asText(), sweep.get("steps")).isPositive();
         }
+        JsonNode cpu = r.get("tables").get(0);
+        assertThat(cpu.get("title").asText()).contains("CPU per successful operation");
+        assertThat(cpu.get("rows")).as("one row of CPU costs per step").hasSize(sweeps.get(0).get("steps").size()
+                + sweeps.get(1).get("steps").size());
         assertThat(r.get("comparisons")).hasSize(PaperValues.of(PaperValues.CENTRALISED).size());
         assertThat(r.get("comparisons").get(0).get("ours").asText()).contains("AT/s");
         assertThat(r.get("figures")).hasSize(2);
@@ -97,6 +104,7 @@ class ExperimentIT {
         for (JsonNode sweep : sweeps) {
             assertThat(sweep.get("steps").get(0).get("succeeded").asLong()).as("%s", sweep.get("steps")).isPositive();
         }
+        assertThat(r.get("tables").get(1).get("rows")).as("CPU costs of the EC and both AT measurements").hasSize(3);
         JsonNode anomalies = r.get("tables").get(0).get("rows");
         assertThat(anomalies).hasSize(1);
         assertThat(anomalies.get(0).get(0).asText()).isEqualTo("FIFO + SYNC");
@@ -105,6 +113,35 @@ class ExperimentIT {
         assertThat(Files.exists(Path.of(anomalies.get(0).get(5).asText()))).as("the history, for --recheck").isTrue();
         assertThat(r.get("figures")).hasSize(3);
         assertThat(Files.readString(reports.resolve("mini.html"))).contains("Figs. 6-7", "AA scaling needs cores per AA");
+        assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
+    }
+
+    @Test
+    void geo_miniature_addsTheRegionsRoundTripToEcAndAt(@TempDir Path work) throws Exception {
+        Path project = Path.of("").toAbsolutePath().getParent();
+        int basePort = Integer.getInteger("vpki.experiment-it.base-port", 29200) + 400;
+        Path reports = work.resolve("reports");
+        int exit = new CommandLine(new LoadClient()).execute("experiment", "geo",
+                "--project-dir", project.toString(), "--work-dir", work.resolve("cluster").toString(), "--report-dir", reports.toString(),
+                "--base-port", Integer.toString(basePort), "--jgroups-base-port", Integer.toString(basePort + 2000),
+                "--network", "loopback", "--net-prefix", "vx19k", "--replicas", "1", "--ec-rate", "3", "--at-rate", "4",
+                "--window", "PT2S", "--workers", "8", "--name", "mini");
+
+        assertThat(exit).isZero();
+        JsonNode r = JsonMapper.builder().build().readTree(Files.readString(reports.resolve("mini.json")));
+        assertThat(r.get("experiment").asText()).isEqualTo(PaperValues.GEOGRAPHIC);
+        JsonNode sweeps = r.get("sweeps");
+        assertThat(sweeps).hasSize(4);
+        for (JsonNode sweep : sweeps) {
+            JsonNode step = sweep.get("steps").get(0);
+            assertThat(step.get("succeeded").asLong()).as("%s: %s", sweep.get("label").asText(), step).isPositive();
+        }
+        // vehicles (EC) and the AA (AT validation) reach the EA across 70 ms each way in the second configuration
+        assertThat(sweeps.get(2).get("label").asText()).startsWith("EC, vehicles and AAs in Oregon");
+        assertThat(sweeps.get(2).get("steps").get(0).get("latencyMillis").get("p50").asDouble()).isGreaterThanOrEqualTo(140);
+        assertThat(sweeps.get(3).get("steps").get(0).get("latencyMillis").get("p50").asDouble()).isGreaterThanOrEqualTo(140);
+        assertThat(r.get("comparisons").get(2).get("ours").asText()).startsWith("not run yet");
+        assertThat(r.get("settings").get("region table (one-way)").asText()).contains("Ireland - Oregon 70 ms");
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
     }
 }

@@ -1,0 +1,102 @@
+package eu.vpki.loadclient.experiment;
+
+import eu.vpki.loadclient.cluster.LocalCluster;
+import eu.vpki.loadclient.cluster.ReplicaNode;
+import eu.vpki.loadclient.cluster.ServiceProcess;
+import eu.vpki.loadclient.measure.PhaseResult;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The CPU time every process of a local cluster has used so far (the kernel's count of its user and
+ * system time, {@link ProcessHandle.Info#totalCpuDuration()}): taken before and after a phase, the
+ * difference divided by the phase's successes is what one operation cost each service: the
+ * capacity model's input (docs/experiments.md). A replica's redis-server is counted apart.
+ */
+public final class CpuMeter {
+    private CpuMeter() {
+    }
+
+    /** CPU nanoseconds so far per process: {@code rca}, {@code dc}, {@code aa-0}, {@code ea-1}, {@code ea-1 redis}, ... */
+    public static Map<String, Long> snapshot(LocalCluster cluster) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (ServiceProcess s : cluster.services()) {
+            out.put(s.name(), cpuNanos(s.pid()));
+        }
+        for (ReplicaNode r : cluster.replicas()) {
+            if (r.jvmRunning()) {
+                out.put(r.name(), cpuNanos(r.jvm().pid()));
+            }
+            if (r.redisRunning()) {
+                out.put(r.name() + " redis", cpuNanos(r.redis().pid()));
+            }
+        }
+        return out;
+    }
+
+    /** Milliseconds of CPU per successful operation of {@code phase}, per process, between two snapshots (processes in both only). */
+    public static Map<String, Double> perOperation(Map<String, Long> before, Map<String, Long> after, PhaseResult phase) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        if (phase.succeeded() == 0) {
+            return out;
+        }
+        after.forEach((name, nanos) -> {
+            Long was = before.get(name);
+            if (was != null && was >= 0 && nanos >= 0) {
+                out.put(name, (nanos - was) / 1e6 / phase.succeeded());
+            }
+        });
+        return out;
+    }
+
+    /** The kinds of process the costs are added up by, in table order. */
+    public static final java.util.List<String> KINDS = java.util.List.of("EA JVMs", "EA redis-servers", "Operator JVMs",
+            "Operator redis-servers", "AA JVMs", "RCA and DC");
+
+    /** Per-process costs added up by kind ({@link #KINDS}). */
+    public static Map<String, Double> byKind(Map<String, Double> perProcess) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        KINDS.forEach(k -> out.put(k, 0.0));
+        perProcess.forEach((name, ms) -> out.merge(kind(name), ms, Double::sum));
+        return out;
+    }
+
+    static String kind(String process) {
+        boolean redis = process.endsWith(" redis");
+        if (process.startsWith("ea-")) {
+            return redis ? "EA redis-servers" : "EA JVMs";
+        }
+        if (process.startsWith("operator-")) {
+            return redis ? "Operator redis-servers" : "Operator JVMs";
+        }
+        return process.startsWith("aa-") ? "AA JVMs" : "RCA and DC";
+    }
+
+    /** A table row: the label, successes, CPU ms per operation of each kind and in all. */
+    public static java.util.List<String> row(String label, PhaseResult phase, Map<String, Double> perProcess) {
+        java.util.List<String> row = new java.util.ArrayList<>(java.util.List.of(label, Long.toString(phase.succeeded())));
+        Map<String, Double> kinds = byKind(perProcess);
+        KINDS.forEach(k -> row.add(String.format(java.util.Locale.ROOT, "%.3f", kinds.get(k))));
+        row.add(String.format(java.util.Locale.ROOT, "%.3f", kinds.values().stream().mapToDouble(Double::doubleValue).sum()));
+        return row;
+    }
+
+    /** The header of {@link #row} tables. */
+    public static java.util.List<String> header() {
+        java.util.List<String> h = new java.util.ArrayList<>(java.util.List.of("phase", "successes"));
+        KINDS.forEach(k -> h.add(k + " (CPU ms per operation)"));
+        h.add("all processes");
+        return h;
+    }
+
+    /** The table of per-operation CPU costs, with what it measures. */
+    public static ExperimentReport.Table table(java.util.List<java.util.List<String>> rows) {
+        return new ExperimentReport.Table("CPU per successful operation, by kind of process (the capacity model's input)", header(), rows);
+    }
+
+    private static long cpuNanos(long pid) {
+        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
+    }
+}
