@@ -2,23 +2,17 @@ package eu.vpki.aa.web;
 
 import eu.vpki.aa.config.AaProperties;
 import eu.vpki.aa.core.AuthorizationService;
+import eu.vpki.shell.etsi.AccessPointServlet;
 import eu.vpki.shell.limits.RequestBodyLimit;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.servlet.function.RouterFunction;
-import org.springframework.web.servlet.function.RouterFunctions;
-import org.springframework.web.servlet.function.ServerResponse;
 
 import java.util.List;
 
 /** Serves the authorization endpoint at the path of {@code vpki.aa.access-point} (default {@code /aa/authorization}). */
 @Configuration(proxyBeanMethods = false)
 public class WebConfiguration {
-    @Bean
-    AuthorizationEndpoint authorizationEndpoint(AuthorizationService service, AaProperties aa) {
-        return new AuthorizationEndpoint(service);
-    }
-
     /** Bodies over {@code vpki.aa.max-request-bytes} are refused (413) by the service shell before anything buffers them. */
     @Bean
     RequestBodyLimit authorizationRequestBodyLimit(AaProperties aa) {
@@ -26,7 +20,8 @@ public class WebConfiguration {
     }
 
     @Bean
-    RouterFunction<ServerResponse> authorizationRoute(AuthorizationEndpoint endpoint, AaProperties aa) {
-        return RouterFunctions.route().POST(aa.accessPointPath(), endpoint::authorize).build();
+    ServletRegistrationBean<AccessPointServlet> authorizationAccessPoint(AuthorizationService service, AaProperties aa) {
+        return AccessPointServlet.registration("aa-authorization", aa.accessPointPath(), "an AuthorizationRequest",
+                new AuthorizationEndpoint(service));
     }
 }

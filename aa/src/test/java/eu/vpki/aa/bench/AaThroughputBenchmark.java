@@ -80,7 +80,10 @@ import static org.awaitility.Awaitility.await;
  * AA), {@code bench.concurrency.many} (8,16,32, for several AAs), {@code bench.warmup} (PT20S),
  * {@code bench.measure} (PT10S), {@code bench.ea-client} (APACHE, the default, or JDK), {@code bench.aa-heap}
  * (512m), {@code bench.aa-jvm} (more AA JVM options, space-separated; -XX:+UseParallelGC, as deployed), {@code bench.jfr} (false: true records a JFR profile per AA process into {@code bench.out}),
- * {@code bench.out} (target/aa-benchmark).
+ * {@code bench.async-profiler} (none: the path of async-profiler's {@code libasyncProfiler.so}, e.g. unpacked from
+ * {@code tools.profiler:async-profiler} on Maven Central; each measured level is then profiled in every AA process and in
+ * this JVM through {@code jcmd JVMTI.agent_load}, CPU samples with kernel frames, written as collapsed stacks
+ * {@code <process>-<n>aa-c<c>.collapsed} into {@code bench.out}), {@code bench.out} (target/aa-benchmark).
  */
 public final class AaThroughputBenchmark {
     static final SecureRandom RANDOM = new SecureRandom();
@@ -98,6 +101,7 @@ public final class AaThroughputBenchmark {
     static final List<String> AA_JVM = List.of(prop("bench.aa-jvm", "-XX:+UseParallelGC").trim().split("\\s+"));
     static final boolean JFR = Boolean.parseBoolean(prop("bench.jfr", "false"));
     static final Path OUT = Path.of(prop("bench.out", "target/aa-benchmark"));
+    static final String ASYNC_PROFILER = prop("bench.async-profiler", "");
     static final int STATIONS = 200;
     static final double GENERATION_RATE = 900; // requests built per second of measurement: above any rate reached here
     static final Duration WARMUP_CHUNK = Duration.ofSeconds(30);
@@ -264,6 +268,10 @@ public final class AaThroughputBenchmark {
             recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
             recording.start();
         }
+        boolean profiled = !ASYNC_PROFILER.isEmpty() && !setup.equals("warm-up");
+        if (profiled) {
+            asyncProfiler("start,event=cpu,interval=1ms,cstack=vm", null);
+        }
         long cpuBefore = processCpuNanos();
         AtomicLong clientCpu = new AtomicLong();
         AtomicInteger cursor = new AtomicInteger();
@@ -316,6 +324,9 @@ public final class AaThroughputBenchmark {
         double seconds = (lastEnd.get() - start) / 1e9;
         long cpuTotal = processCpuNanos() - cpuBefore;
         long[] splitAfter = cpuSplit();
+        if (profiled) {
+            asyncProfiler("stop", aas + "aa-c" + concurrency);
+        }
         if (recording != null) {
             recording.stop();
             recording.dump(OUT.resolve("harness-" + aas + "aa-c" + concurrency + ".jfr"));
@@ -351,6 +362,28 @@ public final class AaThroughputBenchmark {
                 (splitAfter[2] - splitBefore[2]) / 1e6 / Math.max(1, issued),
                 100.0 * kernelTicks / Math.max(1, kernelTicks + userTicks), (splitAfter[5] - splitBefore[5]) / 100.0, wallStart, LocalTime.now().truncatedTo(ChronoUnit.SECONDS)));
         return result;
+    }
+
+    /**
+     * Sends one async-profiler command to every AA process and to this JVM ({@code jcmd JVMTI.agent_load}); with a
+     * {@code label}, each process's profile goes to {@code <OUT>/<aa-i|harness>-<label>.collapsed}.
+     */
+    static void asyncProfiler(String command, String label) throws IOException, InterruptedException {
+        List<ProcessHandle> jvms = new ArrayList<>(aaProcesses());
+        jvms.add(ProcessHandle.current());
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        for (int i = 0; i < jvms.size(); i++) {
+            long pid = jvms.get(i).pid();
+            String options = label == null ? command
+                    : command + ",collapsed,file=" + OUT.toAbsolutePath().resolve((pid == ProcessHandle.current().pid() ? "harness" : "aa-" + i) + "-" + label + ".collapsed");
+            // quoted: jcmd would take an unquoted "a=b" for a named argument of its own
+            Process p = new ProcessBuilder(jcmd, Long.toString(pid), "JVMTI.agent_load", ASYNC_PROFILER, "\"" + options + "\"")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0 || out.contains("rror")) {
+                System.err.println("async-profiler '" + options + "' in process " + pid + ": " + out.trim());
+            }
+        }
     }
 
     /** Sums of the AA processes' counters and phase timers from /actuator/prometheus. */

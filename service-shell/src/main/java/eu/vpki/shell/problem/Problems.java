@@ -90,8 +90,8 @@ public final class Problems {
     }
 
     /**
-     * Writes a problem straight to a servlet response, for code that runs before Spring MVC (security
-     * filters): the same JSON as a controller's problem.
+     * Writes a problem straight to a servlet response, for code that runs outside Spring MVC (security
+     * filters, the ETSI access point servlets): the same JSON as a controller's problem.
      */
     public static void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
         Map<String, Object> json = new LinkedHashMap<>();
@@ -99,6 +99,9 @@ public final class Problems {
         json.put("title", problem.getTitle());
         json.put("status", problem.getStatus());
         json.put("detail", problem.getDetail());
+        if (problem.getInstance() != null) {
+            json.put("instance", problem.getInstance().toString());
+        }
         if (problem.getProperties() != null) {
             json.putAll(problem.getProperties());
         }
