@@ -24,7 +24,7 @@ output "replication_members" {
 }
 
 output "rca_private_ip" {
-  description = "Private address of the RCA (admin API on 8081, reachable from operator_cidrs only)."
+  description = "Private address of the RCA (admin API on https://<address>:8081, reachable from operator_cidrs only)."
   value       = module.global.rca_private_ip
 }
 
@@ -35,7 +35,20 @@ output "secret_names" {
 
 output "operator_urls" {
   description = "Operator API of every Operator replica (private; reachable from operator_cidrs only)."
-  value       = { for region, l in local.layout : region => [for ip in l.operator_ips : "http://${ip}:8084"] }
+  value       = { for region, l in local.layout : region => [for ip in l.operator_ips : "https://${ip}:8084"] }
+}
+
+output "tls_bootstrap_command" {
+  # The RCA admin API and the Operator API speak TLS only, with certificates of a CA private to this
+  # deployment; this command (run where the key ceremony runs) issues them for the addresses clients use.
+  # Put tls/rca.crt, tls/rca.key, tls/operator.crt and tls/operator.key into the secrets rca-tls-certificate,
+  # rca-tls-key, operator-tls-certificate and operator-tls-key; clients trust tls/ca.crt (docs/deployment.md).
+  description = "Issues the TLS CA and the server certificates of the RCA admin API and the Operator API for this deployment's addresses."
+  value = join(" ", [
+    "java -jar vpki-load-client-${var.vpki_version}.jar bootstrap tls --dir tls",
+    "--server rca=${module.global.rca_private_ip}",
+    "--server operator=${join(",", flatten([for region, l in local.layout : l.operator_ips]))}",
+  ])
 }
 
 output "load_client_command" {
@@ -44,7 +57,7 @@ output "load_client_command" {
   # and sweeps the AT rate: docs/load-client.md.
   description = "Load client command lines against this deployment (run from the operator network; rca.cert is the RCA certificate of the key ceremony)."
   value = join(" && ", [
-    "java -jar vpki-load-client-${var.vpki_version}.jar register --operator http://${local.layout[var.home_region].operator_ips[0]}:8084 --operator-token-file operator-token --stations 10000",
+    "java -jar vpki-load-client-${var.vpki_version}.jar register --operator https://${local.layout[var.home_region].operator_ips[0]}:8084 --tls-ca tls/ca.crt --operator-token-file operator-token --stations 10000",
     "java -jar vpki-load-client-${var.vpki_version}.jar enrol --dc ${local.endpoints.dc} --rca-cert rca.cert --rate 200",
     "java -jar vpki-load-client-${var.vpki_version}.jar sweep --dc ${local.endpoints.dc} --rca-cert rca.cert --start-rate 100 --step-duration PT30S",
   ])

@@ -105,11 +105,15 @@ module "rca_host" {
     SERVER_ADDRESS = "0.0.0.0"
     VPKI_DC_URLS   = join(",", var.dc_urls)
     VPKI_AUDIT_DIR = "/var/lib/vpki/audit"
+    # The port speaks TLS only (the admin token never travels in clear); the certificate and key are secrets below.
+    SERVER_SSL_BUNDLE = "api"
   }
   secret_files = {
-    VPKI_KEYSTORE_PATH          = { secret_id = var.secrets["rca_keystore"].name, base64 = true }
-    VPKI_KEYSTORE_PASSWORD_FILE = { secret_id = var.secrets["rca_keystore_password"].name, base64 = false }
-    VPKI_ADMIN_TOKEN_FILE       = { secret_id = var.secrets["rca_admin_token"].name, base64 = false }
+    VPKI_KEYSTORE_PATH                             = { secret_id = var.secrets["rca_keystore"].name, base64 = true }
+    VPKI_KEYSTORE_PASSWORD_FILE                    = { secret_id = var.secrets["rca_keystore_password"].name, base64 = false }
+    VPKI_ADMIN_TOKEN_FILE                          = { secret_id = var.secrets["rca_admin_token"].name, base64 = false }
+    SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_CERTIFICATE = { secret_id = var.secrets["rca_tls_certificate"].name, base64 = false }
+    SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY = { secret_id = var.secrets["rca_tls_key"].name, base64 = false }
   }
   data_volume_id = aws_ebs_volume.rca.id
 }

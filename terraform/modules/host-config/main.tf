@@ -40,7 +40,12 @@ locals {
   data_volume = var.data_volume_id == null ? "" : templatefile("${path.module}/templates/data-volume.sh.tftpl", {
     data_volume_id = var.data_volume_id
   })
-  redis_setup = var.redis ? templatefile("${path.module}/templates/redis.sh.tftpl", {}) : ""
+  # Redis asks for the password the service reads (its VPKI_REDIS_PASSWORD_FILE secret): one secret, so the two
+  # cannot differ; a Redis host without that secret fails the plan here.
+  redis_setup = var.redis ? templatefile("${path.module}/templates/redis.sh.tftpl", {
+    region             = var.region
+    password_secret_id = var.secret_files["VPKI_REDIS_PASSWORD_FILE"].secret_id
+  }) : ""
 
   # The unit file is part of the repository (deploy/systemd), installed as is: its runtime directory
   # (RuntimeDirectory=vpki-<service>) is runtime_dir above, its EnvironmentFile /etc/vpki/<service>.env.

@@ -57,7 +57,7 @@ variable "own_certificate" {
 }
 
 variable "redis" {
-  description = "Whether the host runs its own Redis (EA and Operator replicas), bound to loopback only."
+  description = "Whether the host runs its own Redis (EA and Operator replicas), bound to loopback only, asking for the password of the secret_files entry VPKI_REDIS_PASSWORD_FILE (required then)."
   type        = bool
   default     = false
 }

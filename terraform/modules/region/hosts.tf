@@ -61,15 +61,21 @@ locals {
       secret_files = {
         VPKI_KEYSTORE_PATH          = { secret_id = var.secrets["ea_keystore"].name, base64 = true }
         VPKI_KEYSTORE_PASSWORD_FILE = { secret_id = var.secrets["ea_keystore_password"].name, base64 = false }
+        VPKI_REDIS_PASSWORD_FILE    = { secret_id = var.secrets["redis_password"].name, base64 = false }
       }
       trusts_rca = true
     }
     operator = {
       environment = {
         SERVER_PORT = tostring(local.service_ports.operator)
+        # The port speaks TLS only (operator tokens never travel in clear); the certificate and key are secrets below.
+        SERVER_SSL_BUNDLE = "api"
       }
       secret_files = {
-        VPKI_OPERATOR_CREDENTIALS_FILE = { secret_id = var.secrets["operator_credentials"].name, base64 = false }
+        VPKI_OPERATOR_CREDENTIALS_FILE                 = { secret_id = var.secrets["operator_credentials"].name, base64 = false }
+        SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_CERTIFICATE = { secret_id = var.secrets["operator_tls_certificate"].name, base64 = false }
+        SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY = { secret_id = var.secrets["operator_tls_key"].name, base64 = false }
+        VPKI_REDIS_PASSWORD_FILE                       = { secret_id = var.secrets["redis_password"].name, base64 = false }
       }
       trusts_rca = false
     }

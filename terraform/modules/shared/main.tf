@@ -16,6 +16,14 @@ locals {
     aa_keystore           = { description = "AA PKCS#12 key store (base64)", everywhere = true }
     aa_keystore_password  = { description = "Password of the AA key store", everywhere = true }
     operator_credentials  = { description = "Operator credentials file (operator id and token hash per line)", everywhere = true }
+    # HTTPS of the bearer-token APIs: PEM files of 'vpki-load bootstrap tls' (output tls_bootstrap_command),
+    # a certificate chain and its PKCS#8 key; clients trust that command's ca.crt (docs/security.md).
+    rca_tls_certificate      = { description = "TLS certificate chain (PEM) of the RCA admin API", everywhere = false }
+    rca_tls_key              = { description = "TLS private key (PKCS#8 PEM) of the RCA admin API", everywhere = false }
+    operator_tls_certificate = { description = "TLS certificate chain (PEM) of the Operator API, naming every Operator replica's address", everywhere = true }
+    operator_tls_key         = { description = "TLS private key (PKCS#8 PEM) of the Operator API", everywhere = true }
+    # Every EA and Operator replica's own Redis (loopback only) asks for it (requirepass); the replica reads it too.
+    redis_password = { description = "Password of every replica's Redis (requirepass; printable, no spaces or quotes)", everywhere = true }
   }
   replica_regions = [for r in var.regions : r if r != var.home_region]
 }

@@ -11,6 +11,7 @@ import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.common.testing.StreamedPost;
+import eu.vpki.common.testing.TestTls;
 import eu.vpki.ea.testing.SimulatedAa;
 import eu.vpki.ea.testing.SimulatedStation;
 import eu.vpki.ea.testing.TestReplicas;
@@ -43,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The real services over real HTTP: an Operator replica and an EA replica (Spring Boot, each with its
+ * The real services over real HTTP (the Operator over HTTPS, its port speaking TLS only): an Operator replica and an EA replica (Spring Boot, each with its
  * own Redis, one JGroups cluster in FIFO + SYNC). A station is registered through the Operator REST
  * API, enrols at the EA's enrolment endpoint, and an AA validates its EC at the EA's validation
  * endpoint; suspension through the Operator takes effect at the EA.
@@ -51,7 +52,8 @@ import static org.awaitility.Awaitility.await;
 class EaOperatorHttpTest {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Plain HTTP to the EA, https (trusting the test CA) to the Operator, whose port speaks TLS only. */
+    private static final HttpClient HTTP = TestTls.loopback().client();
 
     @TempDir
     static Path dir;
@@ -87,10 +89,12 @@ class EaOperatorHttpTest {
                 "vpki.replication.initial-hosts", hosts, "vpki.replication.join-timeout", "500ms",
                 "management.server.port", "0", "vpki.audit.dir", dir.resolve("audit").toString());
         // command-line arguments: they take precedence over the application.properties on the class path
-        operator = new SpringApplicationBuilder(OperatorApplication.class).run(args(common, Map.of(
+        Map<String, Object> operatorOwn = new java.util.HashMap<>(Map.of(
                 "spring.application.name", "vpki-operator", "vpki.replication.replica-id", "operator-0",
                 "vpki.replication.bind-port", opPort, "vpki.redis.url", operatorRedis.url(),
-                "vpki.operator.credentials-file", credentials.toString())));
+                "vpki.operator.credentials-file", credentials.toString()));
+        operatorOwn.putAll(TestTls.loopback().serverProperties());
+        operator = new SpringApplicationBuilder(OperatorApplication.class).run(args(common, operatorOwn));
         ea = new SpringApplicationBuilder(EaApplication.class)
                 .initializers(context -> context.getBeanFactory().registerSingleton("testClock", CLOCK)).run(args(common, Map.of(
                 "spring.application.name", "vpki-ea", "vpki.replication.replica-id", "ea-0",
@@ -98,7 +102,7 @@ class EaOperatorHttpTest {
                 "vpki.keystore.path", keystore.toString(), "vpki.keystore.password-file", password.toString(),
                 "vpki.ea.certificate-file", eaCert.toString(), "vpki.rca.certificate-file", rcaCert.toString(),
                 "vpki.ea.ctl-file", ctl.toString())));
-        operatorUrl = "http://127.0.0.1:" + operator.getEnvironment().getProperty("local.server.port");
+        operatorUrl = "https://127.0.0.1:" + operator.getEnvironment().getProperty("local.server.port");
         eaUrl = "http://127.0.0.1:" + ea.getEnvironment().getProperty("local.server.port");
         // up to MERGE3's check interval and a merge if the second member started alone on a busy machine
         await().atMost(Duration.ofMinutes(2)).until(() -> ea.getBean(Replica.class).status().serving()
@@ -267,7 +271,7 @@ class EaOperatorHttpTest {
             HttpResponse<byte[]> health = get(management + "/actuator/health", "none");
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(new String(health.body())).contains("\"replica\"", "\"state\":\"serving\"", "\"viewSize\":2", "\"redis\"");
-            String publicUrl = "http://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
+            String publicUrl = (service == operator ? "https" : "http") + "://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
             assertThat(get(publicUrl + "/actuator/health", "none").statusCode()).isEqualTo(404);
         }
     }

@@ -2,6 +2,7 @@ package eu.vpki.loadclient;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.crypto.ApiTlsCa;
 import eu.vpki.loadclient.cluster.LocalCluster;
 import eu.vpki.loadclient.cluster.OperatorCredentialsFile;
 import picocli.CommandLine.Command;
@@ -28,7 +29,8 @@ import java.util.concurrent.Callable;
  * changes nothing. The local cluster does the same steps itself ({@link LocalCluster}).
  */
 @Command(name = "bootstrap", mixinStandardHelpOptions = true, description = "First start of a PKI: secrets, EA and AA certificates.",
-        subcommands = {BootstrapCommand.Secrets.class, BootstrapCommand.Certify.class, BootstrapCommand.MigrateCredentials.class})
+        subcommands = {BootstrapCommand.Secrets.class, BootstrapCommand.Tls.class, BootstrapCommand.Certify.class,
+                BootstrapCommand.MigrateCredentials.class})
 final class BootstrapCommand implements Runnable {
     @Override
     public void run() {
@@ -36,7 +38,7 @@ final class BootstrapCommand implements Runnable {
     }
 
     @Command(name = "secrets", mixinStandardHelpOptions = true, description = {
-            "Write admin-token, keystore-password, operator-token and operator-credentials into --dir (mode 0600),",
+            "Write admin-token, keystore-password, redis-password, operator-token and operator-credentials into --dir (mode 0600),",
             "each only if it does not exist yet."})
     static final class Secrets implements Callable<Integer> {
         @Option(names = "--dir", required = true, description = "directory of the secret files")
@@ -51,8 +53,58 @@ final class BootstrapCommand implements Runnable {
             String operatorToken = writeOnce(dir.resolve("operator-token"), token(random));
             writeOnce(dir.resolve("admin-token"), token(random));
             writeOnce(dir.resolve("keystore-password"), token(random));
+            writeOnce(dir.resolve("redis-password"), token(random));
             writeOnce(dir.resolve("operator-credentials"), OperatorCredentialsFile.line(operatorId, operatorToken) + "\n");
             System.out.println("secrets in " + dir);
+            return 0;
+        }
+    }
+
+    @Command(name = "tls", mixinStandardHelpOptions = true, description = {
+            "The TLS CA of the bearer-token APIs (RCA admin API, Operator API) and a server certificate per --server:",
+            "--dir/ca.crt (what clients trust) and --dir/ca.key, --dir/<name>.crt (chain) and --dir/<name>.key (mode 0600).",
+            "Keeps a CA and certificates that exist; delete a server's files to issue it a new certificate (rotation:",
+            "docs/security.md)."})
+    static final class Tls implements Callable<Integer> {
+        @Option(names = "--dir", required = true, description = "directory of the CA and the certificates")
+        Path dir;
+        @Option(names = "--server", required = true, description = {"NAME=ADDRESS[,ADDRESS...]: a server certificate for the IPv4",
+                "addresses and DNS names clients use, e.g. rca=rca.vpki.internal,10.0.1.10 (repeat the option)"})
+        java.util.List<String> servers;
+        @Option(names = "--validity", defaultValue = "P397D", description = "server certificates' validity (default ${DEFAULT-VALUE})")
+        Duration validity;
+        @Option(names = "--ca-validity", defaultValue = "P3650D", description = "the CA's validity (default ${DEFAULT-VALUE})")
+        Duration caValidity;
+
+        @Override
+        public Integer call() throws IOException {
+            SecureRandom random = new SecureRandom();
+            java.time.Instant now = java.time.Instant.now().minus(Duration.ofMinutes(5));
+            Path caCert = dir.resolve("ca.crt");
+            Path caKey = dir.resolve("ca.key");
+            ApiTlsCa ca;
+            if (Files.isRegularFile(caCert) && Files.isRegularFile(caKey)) {
+                ca = ApiTlsCa.read(caCert, caKey);
+                System.out.println("TLS CA kept: " + caCert);
+            } else {
+                ca = ApiTlsCa.generate("vpki API TLS CA", now, caValidity, random);
+                ca.write(caCert, caKey);
+                System.out.println("TLS CA written: " + caCert + " (keep " + caKey + " offline once the servers have their certificates)");
+            }
+            for (String server : servers) {
+                int eq = server.indexOf('=');
+                if (eq <= 0 || eq == server.length() - 1) {
+                    throw new IllegalArgumentException("--server NAME=ADDRESS[,ADDRESS...], got " + server);
+                }
+                String name = server.substring(0, eq);
+                if (Files.isRegularFile(dir.resolve(name + ".crt")) && Files.isRegularFile(dir.resolve(name + ".key"))) {
+                    System.out.println(name + ": certificate kept");
+                    continue;
+                }
+                java.util.List<String> names = java.util.Arrays.stream(server.substring(eq + 1).split(",")).map(String::strip).toList();
+                ApiTlsCa.Issued issued = ca.issueServer(name, names, now, validity, random, dir);
+                System.out.println(name + ": " + issued.certificateChain() + " for " + names);
+            }
             return 0;
         }
     }
@@ -82,8 +134,10 @@ final class BootstrapCommand implements Runnable {
             "--out/aa.p12 and have the RCA certify them (--out/ea.cert, --out/aa.cert) with the access points the CTL lists.",
             "Does nothing for an authority whose certificate is already there."})
     static final class Certify implements Callable<Integer> {
-        @Option(names = "--rca", required = true, description = "RCA base URL")
+        @Option(names = "--rca", required = true, description = "RCA base URL (https)")
         URI rca;
+        @Option(names = "--tls-ca", description = "CA certificate (PEM) of the RCA's TLS certificate, e.g. 'bootstrap tls''s ca.crt")
+        Path tlsCa;
         @Option(names = "--secrets", required = true, description = "directory written by 'bootstrap secrets'")
         Path secrets;
         @Option(names = "--out", required = true, description = "where key stores and certificates go")
@@ -104,7 +158,11 @@ final class BootstrapCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1).build();
+            HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1);
+            if (tlsCa != null) {
+                builder.sslContext(ApiTlsCa.clientContext(tlsCa));
+            }
+            HttpClient http = builder.build();
             Files.createDirectories(out);
             Files.write(out.resolve("rca.cert"), rcaCertificate(http));
             String adminToken = Files.readString(secrets.resolve("admin-token")).strip();

@@ -116,6 +116,9 @@ final class ClusterCommand implements Runnable {
             System.out.println("DC        " + e.dc() + "  (RCA certificate: " + e.rcaCertificate() + ")");
             System.out.println("Operators " + e.operators() + "  (operator " + e.operatorId() + ", token in "
                     + options.workDir.resolve("secrets/operator-token") + ")");
+            System.out.println("TLS CA    " + e.tlsCa() + "  (RCA admin API and Operators speak https only: trust this CA, e.g.\n"
+                    + "          curl --cacert " + e.tlsCa() + " -H \"Authorization: Bearer $(cat "
+                    + options.workDir.resolve("secrets/operator-token") + ")\" " + e.operators().get(0) + "/operator/v1/stations)");
             System.out.println("EA        " + e.eaReplicas());
             System.out.println("AA        " + e.aas());
             System.out.println("logs      " + e.logDir());

@@ -89,7 +89,19 @@ final class CommonOptions {
     }
 
     static HttpClient http() {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+        return http(null);
+    }
+
+    /**
+     * The client of every command: HTTP/1.1; with {@code tlsCa} (a PEM CA certificate, e.g. a local
+     * cluster's {@code tls/ca.crt}) https servers are trusted only with a certificate of that CA.
+     */
+    static HttpClient http(Path tlsCa) {
+        HttpClient.Builder builder = HttpClient.newBuilder();
+        if (tlsCa != null) {
+            builder.sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(tlsCa));
+        }
+        return builder.version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
                 .executor(Executors.newCachedThreadPool(r -> {
                     Thread t = new Thread(r, "http");
                     t.setDaemon(true);

@@ -50,7 +50,7 @@ final class DemoCommand implements Callable<Integer> {
         Instant started = Instant.now();
         try (LocalCluster pki = LocalCluster.start(spec, System.err::println)) {
             LocalCluster.Endpoints e = pki.endpoints();
-            HttpClient http = CommonOptions.http();
+            HttpClient http = CommonOptions.http(e.tlsCa());
             SecureRandom random = new SecureRandom();
             String prefix = "VIN-" + Long.toHexString(random.nextLong() & 0xffffffffL) + "-";
             List<SimulatedStation> fleet = IntStream.range(0, stations).parallel()

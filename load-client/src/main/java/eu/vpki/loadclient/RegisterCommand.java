@@ -18,8 +18,11 @@ import java.util.stream.IntStream;
 /** Generates a fleet and registers it through the Operator REST API. */
 @Command(name = "register", mixinStandardHelpOptions = true, description = "Generate N stations and register them through the Operator.")
 final class RegisterCommand implements Callable<Integer> {
-    @Option(names = "--operator", required = true, description = "Operator base URL")
+    @Option(names = "--operator", required = true, description = "Operator base URL (https)")
     URI operator;
+    @Option(names = "--tls-ca", description = {"CA certificate (PEM) the Operator's TLS certificate must come from, e.g. a local",
+            "cluster's <work-dir>/tls/ca.crt (default: the JDK's public CAs)"})
+    Path tlsCa;
     @Option(names = "--operator-token-file", required = true, description = "file holding the operator's bearer token")
     Path tokenFile;
     @Option(names = "--stations", defaultValue = "1000", description = "fleet size (default ${DEFAULT-VALUE})")
@@ -37,7 +40,7 @@ final class RegisterCommand implements Callable<Integer> {
         String prefix = "VIN-" + Long.toHexString(random.nextLong() & 0xffffffffL) + "-";
         List<SimulatedStation> fleet = IntStream.range(0, stations).parallel()
                 .mapToObj(i -> SimulatedStation.generate(prefix + i, CommonOptions.curve(curve), random)).toList();
-        String version = new FleetRegistrar(CommonOptions.http(), operator, Files.readString(tokenFile).strip())
+        String version = new FleetRegistrar(CommonOptions.http(tlsCa), operator, Files.readString(tokenFile).strip())
                 .register(fleet, CommonOptions.AT_PERMISSIONS, Duration.ofDays(365), batch);
         FleetFile.write(fleetFile, fleet);
         System.out.println("registered " + stations + " stations (version " + version + "); fleet in " + fleetFile);

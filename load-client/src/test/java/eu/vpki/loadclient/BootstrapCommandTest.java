@@ -31,11 +31,40 @@ class BootstrapCommandTest {
         assertThat(line).startsWith("op-7:{bcrypt}$2a$10$").endsWith("\n").doesNotContain(token);
         assertThat(BCrypt.checkpw(sha256Hex(token), line.strip().substring("op-7:{bcrypt}".length()))).isTrue();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secrets.resolve("keystore-password")))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secrets.resolve("redis-password")))).isEqualTo("rw-------");
+        assertThat(Files.readString(secrets.resolve("redis-password"))).hasSizeGreaterThanOrEqualTo(32).matches("[A-Za-z0-9_-]+");
 
         // a restart of the one-shot keeps them (the running services hold the old ones)
         assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "secrets", "--dir", secrets.toString())).isZero();
         assertThat(Files.readString(secrets.resolve("operator-token"))).isEqualTo(token);
         assertThat(Files.readString(secrets.resolve("admin-token"))).isEqualTo(admin);
+    }
+
+    @Test
+    void tls_issuesTheCaAndEachServer_forItsNames_thenKeepsWhatExists(@TempDir Path dir) throws Exception {
+        Path tls = dir.resolve("tls");
+        assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "tls", "--dir", tls.toString(),
+                "--server", "rca=rca.vpki.internal,10.0.0.5", "--server", "operator=10.0.1.100,10.1.1.100")).isZero();
+        java.security.cert.X509Certificate ca = eu.vpki.common.etsi.crypto.ApiTlsCa.certificates(tls.resolve("ca.crt")).get(0);
+        java.security.cert.X509Certificate operator = eu.vpki.common.etsi.crypto.ApiTlsCa.certificates(tls.resolve("operator.crt")).get(0);
+        operator.verify(ca.getPublicKey());
+        assertThat(operator.getSubjectAlternativeNames()).extracting(n -> n.get(1)).containsExactly("10.0.1.100", "10.1.1.100");
+        assertThat(eu.vpki.common.etsi.crypto.ApiTlsCa.certificates(tls.resolve("rca.crt")).get(0).getSubjectAlternativeNames())
+                .extracting(n -> n.get(1)).containsExactly("rca.vpki.internal", "10.0.0.5");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tls.resolve("rca.key")))).isEqualTo("rw-------");
+        String rcaBefore = Files.readString(tls.resolve("rca.crt"));
+
+        // again, with the operator's files deleted (rotation): the CA and the RCA's certificate are kept, the operator's is new
+        Files.delete(tls.resolve("operator.crt"));
+        Files.delete(tls.resolve("operator.key"));
+        assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "tls", "--dir", tls.toString(),
+                "--server", "rca=rca.vpki.internal,10.0.0.5", "--server", "operator=10.0.1.100,10.1.1.100")).isZero();
+        assertThat(eu.vpki.common.etsi.crypto.ApiTlsCa.certificates(tls.resolve("ca.crt")).get(0)).isEqualTo(ca);
+        assertThat(Files.readString(tls.resolve("rca.crt"))).isEqualTo(rcaBefore);
+        java.security.cert.X509Certificate renewed = eu.vpki.common.etsi.crypto.ApiTlsCa.certificates(tls.resolve("operator.crt")).get(0);
+        assertThat(renewed).isNotEqualTo(operator);
+        renewed.verify(ca.getPublicKey());
+        assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "tls", "--dir", tls.toString(), "--server", "bad")).isNotZero();
     }
 
     @Test

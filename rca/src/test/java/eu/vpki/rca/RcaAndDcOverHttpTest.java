@@ -13,6 +13,7 @@ import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.testing.PublishedFile;
+import eu.vpki.common.testing.TestTls;
 import eu.vpki.dc.DcApplication;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,14 +43,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The real Root CA and two real DCs over HTTP, as a vehicle and an operator see them: certify, fetch,
+ * The real Root CA (its port speaking TLS only, as in the local cluster) and two real DCs over HTTP (the
+ * DCs pull from the RCA over https, trusting the test TLS CA), as a vehicle and an operator see them: certify, fetch,
  * verify, revoke, restart. One RCA data directory for the whole class; tests run in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RcaAndDcOverHttpTest {
     static final String TOKEN = "test-admin-token-0123456789";
     static final SecureRandom RANDOM = new SecureRandom();
-    static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Trusts the test TLS CA: the RCA's port speaks TLS only, as in the local cluster; the DCs speak plain HTTP. */
+    static final HttpClient HTTP = TestTls.loopback().client();
     static final Duration WAIT = Duration.ofSeconds(60);
 
     static Path dir;
@@ -88,21 +91,26 @@ class RcaAndDcOverHttpTest {
     }
 
     static ConfigurableApplicationContext startRca() {
-        return new SpringApplicationBuilder(RcaApplication.class).run(
+        List<String> args = new java.util.ArrayList<>(List.of(
                 "--server.port=" + rcaPort, "--server.address=127.0.0.1", "--spring.application.name=vpki-rca",
                 "--management.server.port=0", "--vpki.audit.dir=" + dir.resolve("audit"), "--vpki.audit.instance=rca",
                 "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=Test Root", "--vpki.rca.curve=nistP256",
                 "--vpki.rca.renewal-check-interval=PT1S",
                 "--vpki.keystore.path=" + dir.resolve("rca/rca.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
                 "--vpki.admin.token-file=" + dir.resolve("admin-token"),
-                "--vpki.dc.urls=http://127.0.0.1:" + dc1Port + "/,http://127.0.0.1:" + dc2Port + "/");
+                "--vpki.dc.urls=http://127.0.0.1:" + dc1Port + "/,http://127.0.0.1:" + dc2Port + "/"));
+        args.addAll(TestTls.loopback().serverArguments());
+        return new SpringApplicationBuilder(RcaApplication.class).run(args.toArray(String[]::new));
     }
 
     static ConfigurableApplicationContext startDc(int port, String name, String trust) {
         return new SpringApplicationBuilder(DcApplication.class).run(
                 "--server.port=" + port, "--server.address=127.0.0.1", "--spring.application.name=vpki-" + name,
                 "--management.server.port=0", "--vpki.audit.dir=" + dir.resolve("audit"), "--vpki.audit.instance=" + name,
-                "--vpki.dc.data-dir=" + dir.resolve(name), "--vpki.rca.url=http://127.0.0.1:" + rcaPort + "/", trust);
+                "--vpki.dc.data-dir=" + dir.resolve(name), "--vpki.rca.url=https://127.0.0.1:" + rcaPort + "/", trust,
+                // the DC's pulls from the RCA trust the CA of the RCA's TLS certificate
+                "--vpki.rca.ssl-bundle=rca", "--spring.ssl.bundle.pem.rca.truststore.certificate=file:"
+                        + TestTls.loopback().caCertificate());
     }
 
     static int freePort() throws IOException {
@@ -112,7 +120,7 @@ class RcaAndDcOverHttpTest {
     }
 
     static URI rcaUrl(String path) {
-        return URI.create("http://127.0.0.1:" + rcaPort + path);
+        return URI.create("https://127.0.0.1:" + rcaPort + path);
     }
 
     static URI dc(int port) {
@@ -285,6 +293,19 @@ class RcaAndDcOverHttpTest {
                 .statusCode()).isEqualTo(401);
 
         assertThat(get(rcaUrl("/rca/ctl")).body()).isEqualTo(ctlBefore);
+        assertThat(new String(get(rcaUrl("/admin/authorities"), "Authorization", "Bearer " + TOKEN).body())).isEqualTo(listBefore);
+    }
+
+    @Test
+    @Order(3)
+    void adminApiOverPlainHttp_withTheValidToken_getsNoSuccess_andCertifiesNothing() throws Exception {
+        String listBefore = new String(get(rcaUrl("/admin/authorities"), "Authorization", "Bearer " + TOKEN).body());
+        String good = eaJson(EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM), EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM));
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rcaPort
+                        + "/admin/authorities")).header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(good)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(r.statusCode()).as("the port speaks TLS only: Tomcat refuses the plain request").isEqualTo(400);
         assertThat(new String(get(rcaUrl("/admin/authorities"), "Authorization", "Bearer " + TOKEN).body())).isEqualTo(listBefore);
     }
 

@@ -169,6 +169,30 @@ class ChecksCanFailTest {
     }
 
     @Test
+    void secretsReportsABearerApiWithoutTls() throws IOException {
+        mutate("modules/global/rca.tf", "    SERVER_SSL_BUNDLE = \"api\"\n", "");
+        mutate("modules/region/hosts.tf",
+                "        SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY = { secret_id = var.secrets[\"operator_tls_key\"].name, base64 = false }\n", "");
+        assertThat(run(new SecretsCheck())).hasSize(2)
+                .anySatisfy(v -> assertThat(v).contains("module.global.module.rca_host: serves a bearer-token API ([rca]) without "
+                        + "SERVER_SSL_BUNDLE"))
+                .anySatisfy(v -> assertThat(v).contains("module.region.module.operator_host: serves a bearer-token API ([operator]) but "
+                        + "secret_files gives no SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY"));
+    }
+
+    @Test
+    void secretsReportsARedisWithoutPassword_andAPlainRedisPassword() throws IOException {
+        mutate("modules/region/hosts.tf",
+                "        VPKI_REDIS_PASSWORD_FILE    = { secret_id = var.secrets[\"redis_password\"].name, base64 = false }\n", "");
+        mutate("modules/region/hosts.tf", "        VPKI_EA_CERTIFICATE_FILE = \"/run/vpki-ea/ea.cert\"\n",
+                "        VPKI_EA_CERTIFICATE_FILE = \"/run/vpki-ea/ea.cert\"\n        VPKI_REDIS_PASSWORD      = \"changeit\"\n");
+        assertThat(run(new SecretsCheck())).hasSize(2)
+                .anySatisfy(v -> assertThat(v).contains("module.region.module.ea_host: runs its own Redis but secret_files gives no "
+                        + "VPKI_REDIS_PASSWORD_FILE"))
+                .anySatisfy(v -> assertThat(v).contains("module.region.module.ea_host: environment sets VPKI_REDIS_PASSWORD in plain text"));
+    }
+
+    @Test
     void secretsReportsUserDataThatDoesNotFetchBySecretId() throws IOException {
         mutate("modules/host-config/main.tf", "--secret-id '${s.secret_id}'", "--secret-id '${key}'");
         // the EA replicas, the Operator replicas, the AA group and the RCA; the DC has no secrets

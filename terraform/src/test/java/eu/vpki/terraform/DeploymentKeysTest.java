@@ -55,7 +55,9 @@ class DeploymentKeysTest {
                     AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     HEALTH_CHECKED, "the ALB checks the DC's health on its management port",
                     "VPKI_DC_DATA_DIR", "compose: a named volume; AWS: the default under the data volume",
-                    "VPKI_RCA_URL", "compose pulls from the RCA as the local cluster does; on AWS the RCA in the home region pushes, DCs elsewhere cannot reach it"),
+                    "VPKI_RCA_URL", "compose pulls from the RCA as the local cluster does; on AWS the RCA in the home region pushes, DCs elsewhere cannot reach it",
+                    "VPKI_RCA_SSL_BUNDLE", "compose pulls from the RCA over https, trusting its TLS CA; on AWS DCs do not pull",
+                    "SPRING_SSL_BUNDLE_PEM_RCA_TRUSTSTORE_CERTIFICATE", "that CA for compose's pulls; on AWS DCs do not pull"),
             "ea", replication(),
             "operator", replication(),
             "aa", Map.of(

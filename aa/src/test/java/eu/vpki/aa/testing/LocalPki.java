@@ -11,6 +11,7 @@ import eu.vpki.common.etsi.ts102941.TrustLists;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.TestTls;
 import eu.vpki.dc.DcApplication;
 import eu.vpki.ea.EaApplication;
 import eu.vpki.operator.OperatorApplication;
@@ -56,7 +57,9 @@ public final class LocalPki implements AutoCloseable {
     public static final String OPERATOR = "op-aa";
     public static final String OPERATOR_TOKEN = "aa-e2e-operator-token";
     static final SecureRandom RANDOM = new SecureRandom();
-    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    /** Trusts the test TLS CA: the RCA and the Operators speak TLS only, as in the local cluster; the rest plain HTTP. */
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(TestTls.loopback().caCertificate())).build();
 
     public final Path dir;
     /** The curve of the RCA's, the EAs' and the AA's signing keys (encryption keys: the same, or brainpoolP256r1 for brainpoolP384r1). */
@@ -99,7 +102,7 @@ public final class LocalPki implements AutoCloseable {
         }
 
         public URI operator(String path) {
-            return URI.create("http://127.0.0.1:" + operatorPort + "/operator/v1" + path);
+            return URI.create("https://127.0.0.1:" + operatorPort + "/operator/v1" + path);
         }
     }
 
@@ -127,11 +130,14 @@ public final class LocalPki implements AutoCloseable {
         rca = run(RcaApplication.class, "vpki-rca", rcaPort,
                 "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=AA E2E Root", "--vpki.rca.curve=" + curveName(curve),
                 "--vpki.keystore.path=" + dir.resolve("rca/rca.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
-                "--vpki.admin.token-file=" + dir.resolve("admin-token"), "--vpki.dc.urls=" + dcUrl());
-        root = EtsiCertificate.decode(get(URI.create("http://127.0.0.1:" + rcaPort + "/rca/certificate")).body());
+                "--vpki.admin.token-file=" + dir.resolve("admin-token"), "--vpki.dc.urls=" + dcUrl(),
+                TestTls.loopback().serverArguments().toArray(String[]::new));
+        root = EtsiCertificate.decode(get(URI.create("https://127.0.0.1:" + rcaPort + "/rca/certificate")).body());
         write(dir.resolve("rca.cert"), root.encoded());
         run(DcApplication.class, "vpki-dc", dcPort, "--vpki.dc.data-dir=" + dir.resolve("dc"),
-                "--vpki.rca.url=http://127.0.0.1:" + rcaPort + "/", "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"));
+                "--vpki.rca.url=https://127.0.0.1:" + rcaPort + "/", "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"),
+                "--vpki.rca.ssl-bundle=rca",
+                "--spring.ssl.bundle.pem.rca.truststore.certificate=file:" + TestTls.loopback().caCertificate());
     }
 
     public String dcUrl() {
@@ -206,7 +212,7 @@ public final class LocalPki implements AutoCloseable {
         RedisFixture operatorRedis = redis(ea);
         ConfigurableApplicationContext operator = run(OperatorApplication.class, "vpki-operator-" + ea.name, ea.operatorPort,
                 replication(cluster, "operator", jgroups.get(0), hosts, members, propagation, operatorRedis),
-                "--vpki.operator.credentials-file=" + dir.resolve("operators"));
+                "--vpki.operator.credentials-file=" + dir.resolve("operators"), TestTls.loopback().serverArguments().toArray(String[]::new));
         for (int i = 0; i < ea.replicaPorts.size(); i++) {
             RedisFixture redis = redis(ea);
             ea.replicas.add(run(EaApplication.class, "vpki-" + ea.name + "-" + i, ea.replicaPorts.get(i),
@@ -268,7 +274,7 @@ public final class LocalPki implements AutoCloseable {
     // ---- helpers ----
 
     private EtsiCertificate certify(String json) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rcaPort + "/admin/authorities"))
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + rcaPort + "/admin/authorities"))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN_TOKEN)
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 201) {

@@ -108,6 +108,8 @@ public enum ErrorCode {
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
     TOO_MANY_ATTEMPTS(602, "too many failed authentication attempts from this client; retry later",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    TLS_REQUIRED(603, "credentials are accepted over TLS (https) only",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
 
     // 7xx: fleet administration (Operator REST) and the replicated fleet state
     DUPLICATE_ID(700, "an identifier is already registered or given twice",

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A POST of a huge body over a plain socket, streamed from one reused 64 KiB buffer (nothing the
+ * A POST of a huge body over a plain socket (a TLS socket trusting {@link TestTls} for an {@code https} URL), streamed from one reused 64 KiB buffer (nothing the
  * size of the body is ever allocated): chunked, or with a {@code Content-Length} header (true or a
  * lie). One thread writes the body until it is all sent, the server closed the connection or an
  * answer arrived; the caller's thread reads the answer meanwhile, so an early refusal is seen
@@ -47,7 +47,10 @@ public record StreamedPost(int status, Map<String, String> headers, String body,
      */
     public static StreamedPost send(URI url, String contentType, String prefix, long total, Long contentLength,
                                     Map<String, String> extraHeaders) throws IOException, InterruptedException {
-        try (Socket socket = new Socket(url.getHost(), url.getPort())) {
+        try (Socket socket = "https".equals(url.getScheme())
+                ? eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(TestTls.loopback().caCertificate()).getSocketFactory()
+                .createSocket(url.getHost(), url.getPort())
+                : new Socket(url.getHost(), url.getPort())) {
             StringBuilder head = new StringBuilder("POST " + url.getRawPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
                     + "\r\nContent-Type: " + contentType + "\r\n");
             head.append(contentLength == null ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + contentLength + "\r\n");

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
@@ -36,9 +37,14 @@ public class DcConfiguration {
         return new RequestBodyLimit("vpki.dc.max-list-bytes", List.of("/publish/**"), dc.maxListBytes().toBytes());
     }
 
+    /** The client of the RCA pulls; over https it trusts the CA of {@code vpki.rca.ssl-bundle} when one is named. */
     @Bean
-    HttpClient dcHttpClient() {
-        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    HttpClient dcHttpClient(RcaLinkProperties rca, ObjectProvider<SslBundles> bundles) {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+        if (rca.sslBundle() != null && !rca.sslBundle().isBlank()) {
+            builder.sslContext(bundles.getObject().getBundle(rca.sslBundle()).createSslContext());
+        }
+        return builder.build();
     }
 
     @Bean

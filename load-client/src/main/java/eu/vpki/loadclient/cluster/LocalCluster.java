@@ -6,6 +6,7 @@ import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.redis.RedisServer;
 import eu.vpki.common.redis.RedisServerBinary;
+import eu.vpki.common.etsi.crypto.ApiTlsCa;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -41,6 +43,11 @@ import java.util.stream.IntStream;
  * the DC serves a CTL listing them, and writes {@code cluster.json} (endpoints, pids) so that
  * {@link #stop(Path)} from another process can end it. {@link #close()} (or Ctrl-C) stops everything.
  *
+ * <p>The bearer-token APIs speak HTTPS only: it generates a TLS CA for the run ({@code tls/ca.crt}, its
+ * key in {@code secrets/}) and gives the RCA and each Operator replica a server certificate for the
+ * address it listens on; the DC trusts that CA for its pulls from the RCA, and {@link #sslContext()}
+ * gives clients the same trust. The ETSI endpoints (DC, EA, AA) stay plain HTTP.
+ *
  * <p>Every service runs on its own {@link Host} of a {@link HostNetwork}: all on loopback, or each
  * in its own network namespace. The replicas are {@link ReplicaNode}s that a fault harness can
  * kill, pause and restart (JVM or redis-server) while the rest keeps running.
@@ -57,6 +64,8 @@ public final class LocalCluster implements AutoCloseable {
      */
     private static final Duration ARCHIVE_WRITE_TIMEOUT = Duration.ofMinutes(5);
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Of the run's TLS CA and server certificates: a cluster runs for days at most. */
+    private static final Duration TLS_VALIDITY = Duration.ofDays(30);
     /** Small, fast-starting JVMs for the services that do little work. */
     private static final List<String> LIGHT_JVM = List.of("-Xss512k", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     /**
@@ -70,11 +79,14 @@ public final class LocalCluster implements AutoCloseable {
     private final ClusterSpec spec;
     private final HostNetwork network;
     private final Routes routes;
-    private final HttpClient http;
+    /** Health checks, the RCA and the DC; built once the TLS CA exists. */
+    private HttpClient http;
     /** RCA, DC and AAs. */
     private final List<ServiceProcess> services = new ArrayList<>();
     private final List<ReplicaNode> replicas = new ArrayList<>();
     private final SecureRandom random = new SecureRandom();
+    /** Trusts the run's TLS CA only: the client of the RCA and the Operators. */
+    private javax.net.ssl.SSLContext sslContext;
     private Endpoints endpoints;
     /** The password every replica's Redis asks for, and the file the replicas read it from. */
     private String redisPassword;
@@ -84,16 +96,19 @@ public final class LocalCluster implements AutoCloseable {
     private final java.util.Set<Path> archiveRecorders = new java.util.HashSet<>();
     private final List<ServiceProcess> recorders = new ArrayList<>();
 
-    /** What a client needs to use the cluster. */
+    /**
+     * What a client needs to use the cluster.
+     *
+     * @param tlsCa the CA certificate (PEM) of the https URLs ({@code rca}, {@code operators}): trust it, and only it, for them
+     */
     public record Endpoints(URI rca, URI dc, List<URI> operators, List<URI> eaReplicas, List<URI> aas, Path rcaCertificate,
-                            String operatorId, String operatorToken, Path logDir) {
+                            String operatorId, String operatorToken, Path logDir, Path tlsCa) {
     }
 
-    private LocalCluster(ClusterSpec spec, HostNetwork network, Routes routes, HttpClient http, boolean recordArchives) {
+    private LocalCluster(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives) {
         this.spec = spec;
         this.network = network;
         this.routes = routes;
-        this.http = http;
         this.recordArchives = recordArchives;
     }
 
@@ -131,8 +146,7 @@ public final class LocalCluster implements AutoCloseable {
 
     private static LocalCluster boot(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives,
                                      java.util.function.Consumer<String> log) {
-        LocalCluster c = new LocalCluster(spec, network, routes, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-                .version(HttpClient.Version.HTTP_1_1).build(), recordArchives);
+        LocalCluster c = new LocalCluster(spec, network, routes, recordArchives);
         try {
             c.boot(log);
             return c;
@@ -237,6 +251,16 @@ public final class LocalCluster implements AutoCloseable {
         return network;
     }
 
+    /** A TLS client context trusting this run's TLS CA only: for the https URLs of {@link #endpoints()}. */
+    public javax.net.ssl.SSLContext sslContext() {
+        return sslContext;
+    }
+
+    /** A client for this cluster: HTTP/1.1, its TLS CA trusted for the https URLs, the given connect timeout. */
+    public HttpClient.Builder client(Duration connectTimeout) {
+        return HttpClient.newBuilder().connectTimeout(connectTimeout).version(HttpClient.Version.HTTP_1_1).sslContext(sslContext);
+    }
+
     private void boot(java.util.function.Consumer<String> log) {
         // every host on one address (loopback, CPU-limited or not): ports must not collide
         if (network.host("rca").address().equals(LoopbackNetwork.ADDRESS)) {
@@ -263,14 +287,21 @@ public final class LocalCluster implements AutoCloseable {
         // every replica's Redis asks for this password (requirepass, protected mode); the replicas read it from the file
         redisPassword = token();
         redisPasswordFile = write(secrets.resolve("redis-password"), redisPassword);
+        // the TLS CA of the bearer-token APIs (RCA admin, Operator): its key beside the other secrets, its certificate public
+        Instant now = Instant.now();
+        ApiTlsCa tlsCa = ApiTlsCa.generate("vpki local API TLS CA", now.minus(Duration.ofMinutes(5)), TLS_VALIDITY, random);
+        Path tlsCaFile = work.resolve("tls/ca.crt");
+        tlsCa.write(tlsCaFile, secrets.resolve("tls-ca.key"));
+        sslContext = ApiTlsCa.clientContext(tlsCaFile);
+        http = client(Duration.ofSeconds(2)).build();
 
         Host rcaHost = network.host("rca");
         Host dcHost = network.host("dc");
-        URI rcaUrl = url(rcaHost, spec.rcaPort());
+        URI rcaUrl = https(rcaHost, spec.rcaPort());
         URI dcUrl = url(dcHost, spec.dcPort());
         AppCdsArchive.extractAll(SERVICE_MODULES.stream().map(this::jar).toList(), log);
         log.accept("starting RCA and DC (logs in " + logs + ")");
-        ServiceProcess rca = launch(rcaHost, jar("rca"), LIGHT_JVM, props(rcaHost, spec.rcaPort(),
+        Map<String, String> rcaProps = props(rcaHost, spec.rcaPort(),
                 "vpki.rca.data-dir", work.resolve("rca").toString(),
                 "vpki.keystore.path", work.resolve("rca/rca.p12").toString(),
                 "vpki.keystore.password-file", passwordFile.toString(),
@@ -278,7 +309,9 @@ public final class LocalCluster implements AutoCloseable {
                 "vpki.rca.name", "vpki local Root CA",
                 "vpki.rca.curve", spec.authorityCurve(),
                 "vpki.dc.urls", dcUrl.toString() + "/",
-                "vpki.rca.renewal-check-interval", "PT5S"), rcaUrl, logs);
+                "vpki.rca.renewal-check-interval", "PT5S");
+        rcaProps.putAll(httpsOnly(tlsCa, "rca", rcaHost, now));
+        ServiceProcess rca = launch(rcaHost, jar("rca"), LIGHT_JVM, rcaProps, rcaUrl, logs);
         rca.awaitHealthy(http, HEALTH_TIMEOUT);
         Path rcaCert = work.resolve("rca.cert");
         write(rcaCert, get(rcaUrl.resolve("/rca/certificate")));
@@ -286,6 +319,9 @@ public final class LocalCluster implements AutoCloseable {
                 "vpki.dc.data-dir", work.resolve("dc").toString(),
                 "vpki.rca.certificate-file", rcaCert.toString(),
                 "vpki.rca.url", rcaUrl.toString(),
+                // the RCA speaks https with a certificate of the run's TLS CA
+                "vpki.rca.ssl-bundle", "rca",
+                "spring.ssl.bundle.pem.rca.truststore.certificate", "file:" + tlsCaFile,
                 "vpki.dc.pull-interval", "PT5S"), dcUrl, logs);
 
         // the EA: keys generated here (one key store copied to every replica), certified by the RCA
@@ -337,7 +373,8 @@ public final class LocalCluster implements AutoCloseable {
             RedisServer r = startRedis(redisBinary, host, member, work.resolve("redis/" + name));
             Map<String, String> p = replicaProps(host, spec.operatorPort(i), name, member, initialHosts, r);
             p.put("vpki.operator.credentials-file", credentials.toString());
-            URI url = url(host, spec.operatorPort(i));
+            p.putAll(httpsOnly(tlsCa, name, host, now));
+            URI url = https(host, spec.operatorPort(i));
             operatorUrls.add(url);
             group.add(addReplica(name, ReplicaNode.Kind.OPERATOR, host, url, redisBinary, r, jar("operator"), LIGHT_JVM, p, logs));
         }
@@ -361,7 +398,7 @@ public final class LocalCluster implements AutoCloseable {
         List<CompletableFuture<ServiceProcess>> ready = group.stream()
                 .map(s -> CompletableFuture.supplyAsync(() -> s.awaitHealthy(http, HEALTH_TIMEOUT))).toList();
         ready.forEach(CompletableFuture::join);
-        endpoints = new Endpoints(rcaUrl, dcUrl, operatorUrls, eaUrls, aaUrls, rcaCert, OPERATOR_ID, operatorToken, logs);
+        endpoints = new Endpoints(rcaUrl, dcUrl, operatorUrls, eaUrls, aaUrls, rcaCert, OPERATOR_ID, operatorToken, logs, tlsCaFile);
         writeState(work);
         log.accept("cluster ready: " + spec.describe());
     }
@@ -408,7 +445,7 @@ public final class LocalCluster implements AutoCloseable {
         // a client of its own, on a new connection: key generation can take longer than the RCA's
         // keep-alive on a busy machine, and a POST sent on a pooled connection the server has just
         // closed fails ("header parser received no bytes") without the retry a GET gets
-        HttpClient fresh = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient fresh = client(Duration.ofSeconds(2)).build();
         return certify(fresh, random, EtsiCurve.parse(spec.authorityCurve()), rca, adminToken, type, name, store, password,
                 signingAlias, encryptionAlias, accessPoints);
     }
@@ -488,6 +525,22 @@ public final class LocalCluster implements AutoCloseable {
         return p;
     }
 
+    /**
+     * A service whose port speaks TLS only: a server certificate of {@code ca} for the address of
+     * {@code host} (and {@code localhost} on loopback) as a PEM SSL bundle. Its key is written beside
+     * the other secrets, mode 0600.
+     */
+    private Map<String, String> httpsOnly(ApiTlsCa ca, String name, Host host, Instant now) {
+        List<String> names = host.address().equals(LoopbackNetwork.ADDRESS) ? List.of(host.address(), "localhost") : List.of(host.address());
+        ApiTlsCa.Issued issued = ca.issueServer(name, names, now.minus(Duration.ofMinutes(5)), TLS_VALIDITY, random,
+                spec.workDir().toAbsolutePath().resolve("secrets/tls"));
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("server.ssl.bundle", "api");
+        m.put("spring.ssl.bundle.pem.api.keystore.certificate", "file:" + issued.certificateChain());
+        m.put("spring.ssl.bundle.pem.api.keystore.private-key", "file:" + issued.privateKey());
+        return m;
+    }
+
     private Map<String, String> props(Host host, int port, String... kv) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("server.port", Integer.toString(port));
@@ -521,6 +574,7 @@ public final class LocalCluster implements AutoCloseable {
         n.put("rca", endpoints.rca().toString());
         n.put("dc", endpoints.dc().toString());
         n.put("rcaCertificate", endpoints.rcaCertificate().toString());
+        n.put("tlsCaCertificate", endpoints.tlsCa().toString());
         n.put("operatorId", endpoints.operatorId());
         n.put("operatorTokenFile", write(work.resolve("secrets/operator-token"), endpoints.operatorToken()).toString());
         var ops = n.putArray("operators");
@@ -605,6 +659,10 @@ public final class LocalCluster implements AutoCloseable {
 
     private static URI url(Host host, int port) {
         return URI.create("http://" + host.address() + ":" + port);
+    }
+
+    private static URI https(Host host, int port) {
+        return URI.create("https://" + host.address() + ":" + port);
     }
 
     private static HttpResponse<String> send(HttpClient http, HttpRequest r) {

@@ -99,10 +99,11 @@ public final class FaultRun {
         List<FaultEvent> events = new ArrayList<>();
         List<ReplicaState> states = new ArrayList<>();
         List<RunRecord.IssuedToken> tokens = new ArrayList<>();
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2))
-                .executor(Executors.newCachedThreadPool(ConsistencyWorkload.daemon("faults-http"))).build();
         try (LocalCluster cluster = LocalCluster.start(spec, network, log)) {
             LocalCluster.Endpoints e = cluster.endpoints();
+            // trusts the cluster's TLS CA: the Operators speak https only
+            HttpClient http = cluster.client(Duration.ofSeconds(2))
+                    .executor(Executors.newCachedThreadPool(ConsistencyWorkload.daemon("faults-http"))).build();
             ConsistencyWorkload workload = workload(cluster, history, http, config.workload());
             FaultInjector injector = new FaultInjector(cluster.replicas(), network, http, history, spec.order().equals("TOTAL"),
                     FaultInjector.Limits.defaults(), log);

@@ -8,6 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its own JVM) in TOTAL + SYNC, the recorded workload, three kill -9 of replica JVMs, each
  * restarted. Then a test-only fault the checks must find: one acknowledged EC deleted from one
  * replica's Redis must be reported as a lost write there, and it and a changed station record as
- * divergence. The history file must judge the same when read back.
+ * divergence. The history file must judge the same when read back. Before that, the cluster's
+ * protections as a client on the machine meets them: a valid operator token over plain HTTP gets no
+ * success (the port speaks TLS only) while https with the cluster's CA is served, and a replica's Redis
+ * refuses a connection without its password.
  * Needs the service jars: run in the reactor ({@code mvn verify} builds them before this module).
  */
 class FaultsIT {
@@ -41,8 +48,26 @@ class FaultsIT {
                 Duration.ofMinutes(10));
         AtomicReference<Op> dropped = new AtomicReference<>();
         AtomicReference<String> changed = new AtomicReference<>();
+        AtomicReference<String> plainHttp = new AtomicReference<>();
+        AtomicReference<Integer> https = new AtomicReference<>();
+        AtomicReference<String> anonymousRedis = new AtomicReference<>();
 
         FaultRun.Result result = FaultRun.run(config, new LoopbackNetwork(), (cluster, history) -> {
+            // the cluster's protections, as a client on this machine meets them: the Operator speaks TLS only, Redis wants AUTH
+            URI operator = cluster.endpoints().operators().get(0);
+            String token = "Bearer " + cluster.endpoints().operatorToken();
+            HttpResponse<String> plain = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + operator.getHost() + ":"
+                    + operator.getPort() + "/operator/v1/stations")).header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString());
+            plainHttp.set(plain.statusCode() + " " + plain.body());
+            https.set(cluster.client(Duration.ofSeconds(5)).build().send(HttpRequest.newBuilder(operator.resolve("/operator/v1/stations"))
+                    .header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+            ReplicaNode ea0 = cluster.replica("ea-0");
+            try (Jedis anonymous = new Jedis(ea0.redis().host(), ea0.redis().port(), 5_000)) {
+                anonymousRedis.set(anonymous.ping());
+            } catch (redis.clients.jedis.exceptions.JedisDataException refused) {
+                anonymousRedis.set(refused.getMessage());
+            }
+
             Op enrolment = history.stream().filter(o -> o.type().enrolment() && o.acknowledged()).findFirst().orElseThrow();
             Op registration = history.stream().filter(o -> o.type() == Op.Type.REGISTER && o.acknowledged()).findFirst().orElseThrow();
             dropped.set(enrolment);
@@ -56,6 +81,10 @@ class FaultsIT {
                 jedis.hset(changed.get(), "maxEcValidity", "1");
             }
         }, line -> System.err.println(java.time.LocalTime.now() + " " + line));
+
+        assertThat(plainHttp.get()).as("a valid operator token over plain HTTP").startsWith("400 ").doesNotContain("canonicalIds");
+        assertThat(https.get()).as("the same call over https").isEqualTo(200);
+        assertThat(anonymousRedis.get()).as("a replica's Redis without AUTH").startsWith("NOAUTH");
 
         RunRecord run = result.record();
         assertThat(run.faults()).hasSize(3).allSatisfy(f -> {

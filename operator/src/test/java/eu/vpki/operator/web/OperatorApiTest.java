@@ -4,6 +4,7 @@ import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.testing.PublishedFile;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.TestTls;
 import eu.vpki.operator.OperatorApplication;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -30,12 +31,15 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The Operator REST API over real HTTP, with a real Redis and a one-member JGroups replica. */
+/**
+ * The Operator REST API over real HTTPS (its port speaks TLS only, as in the local cluster), with a
+ * real Redis and a one-member JGroups replica.
+ */
 @SpringBootTest(classes = OperatorApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class OperatorApiTest {
     private static final RedisFixture REDIS = RedisFixture.start();
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = TestTls.loopback().client();
     private static final SecureRandom RANDOM = new SecureRandom();
 
     @LocalServerPort
@@ -56,6 +60,7 @@ class OperatorApiTest {
         registry.add("vpki.replication.initial-hosts", () -> "127.0.0.1[" + jgroups + "]");
         registry.add("vpki.replication.join-timeout", () -> "300ms");
         registry.add("server.address", () -> "127.0.0.1");
+        TestTls.loopback().serverProperties().forEach((k, v) -> registry.add(k, () -> v));
         registry.add("vpki.audit.dir", () -> credentials.getParent().resolve("operator-api-audit-" + jgroups).toString());
     }
 
@@ -71,6 +76,17 @@ class OperatorApiTest {
         assertThat(r.body()).startsWith("openapi: 3.1").contains("/operator/v1/stations/{id}/revoke", "X-Vpki-Version",
                 "application/problem+json", "scheme: bearer");
         PublishedFile.check(Path.of("../docs/openapi/operator.yaml"), r.body());
+    }
+
+    @Test
+    void plainHttpWithAValidToken_getsNoSuccess_andReadsNothing() throws Exception {
+        send("POST", "/operator/v1/stations", "token-1", null, batch(station("API-PLAIN", "nistP256")));
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/operator/v1/stations/API-PLAIN"))
+                .header("Authorization", "Bearer token-1").build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(r.statusCode()).as("the port speaks TLS only: Tomcat refuses the plain request").isEqualTo(400);
+        assertThat(r.body()).doesNotContain("API-PLAIN");
     }
 
     @Test
@@ -179,7 +195,7 @@ class OperatorApiTest {
     }
 
     private HttpResponse<String> send(String method, String path, String token, String version, String body) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             b.header("Content-Type", "application/json");

@@ -19,7 +19,11 @@ import java.util.Map;
  *       check health set it, e.g. to {@code 0.0.0.0} behind a security group);</li>
  *   <li>{@code management.endpoints.web.exposure.include}: {@code health,info,prometheus,metrics};</li>
  *   <li>{@code management.endpoint.health.show-details}: {@code always} (the port is private; the
- *       details say why a replica is out of service).</li>
+ *       details say why a replica is out of service);</li>
+ *   <li>{@code management.server.ssl.enabled}: {@code false}: the management server would otherwise take
+ *       the public port's TLS ({@code server.ssl.*}, the RCA and the Operator); it stays plain HTTP on its
+ *       private address, where load balancers and the local launcher check health ({@code
+ *       management.server.ssl.*} gives it TLS of its own).</li>
  * </ul>
  * Fails the start-up when the management port would be the public port (actuator would be served
  * to the public) or is not a port at all.
@@ -46,6 +50,10 @@ public final class ManagementDefaults implements EnvironmentPostProcessor, Order
         putIfAbsent(environment, defaults, "management.server.address", "127.0.0.1");
         putIfAbsent(environment, defaults, "management.endpoints.web.exposure.include", "health,info,prometheus,metrics");
         putIfAbsent(environment, defaults, "management.endpoint.health.show-details", "always");
+        if (environment.getProperty("management.server.ssl.bundle") == null && environment.getProperty("management.server.ssl.key-store") == null
+                && environment.getProperty("management.server.ssl.certificate") == null) {
+            putIfAbsent(environment, defaults, "management.server.ssl.enabled", "false");
+        }
         environment.getPropertySources().addLast(new MapPropertySource(SOURCE, defaults));
     }
 

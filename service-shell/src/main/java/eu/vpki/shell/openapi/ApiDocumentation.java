@@ -51,7 +51,7 @@ import java.util.stream.Collectors;
  *       {@code INTERNAL_ERROR} everywhere;</li>
  *   <li>for every {@link BearerApi}: an HTTP bearer security scheme named after it, required by the
  *       operations on its paths, which also answer 401 {@code UNAUTHENTICATED} (with
- *       {@code WWW-Authenticate}), 403 {@code API_DISABLED} and 429 {@code TOO_MANY_ATTEMPTS}.</li>
+ *       {@code WWW-Authenticate}), 403 {@code API_DISABLED} and {@code TLS_REQUIRED}, and 429 {@code TOO_MANY_ATTEMPTS}.</li>
  * </ul>
  */
 public final class ApiDocumentation implements OperationCustomizer, OpenApiCustomizer {
@@ -116,6 +116,7 @@ public final class ApiDocumentation implements OperationCustomizer, OpenApiCusto
                     operation.addSecurityItem(new SecurityRequirement().addList(s.api().name()));
                     answer(operation, HttpStatus.UNAUTHORIZED, ErrorCode.UNAUTHENTICATED);
                     answer(operation, ProblemStatus.of(ErrorCode.API_DISABLED), ErrorCode.API_DISABLED);
+                    answer(operation, ProblemStatus.of(ErrorCode.TLS_REQUIRED), ErrorCode.TLS_REQUIRED);
                     answer(operation, ProblemStatus.of(ErrorCode.TOO_MANY_ATTEMPTS), ErrorCode.TOO_MANY_ATTEMPTS);
                 })));
     }

@@ -17,7 +17,7 @@ public final class ProblemStatus {
         return switch (code) {
             case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
             // a list or request whose signature does not verify against a trusted key: its signature is its credential
-            case API_DISABLED, UNKNOWN_SIGNER, INVALID_SIGNATURE, NOT_TRUSTED -> HttpStatus.FORBIDDEN;
+            case API_DISABLED, TLS_REQUIRED, UNKNOWN_SIGNER, INVALID_SIGNATURE, NOT_TRUSTED -> HttpStatus.FORBIDDEN;
             case NOT_FOUND -> HttpStatus.NOT_FOUND;
             case DUPLICATE_ID, INVALID_STATE_TRANSITION, STALE_DATA -> HttpStatus.CONFLICT;
             case OVERSIZE_INPUT -> HttpStatus.CONTENT_TOO_LARGE;

@@ -16,6 +16,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.AuthenticationManagerResolver;
@@ -46,14 +47,16 @@ import java.util.Optional;
  * body is read. Refusals are problems: 401 {@code UNAUTHENTICATED} (no or unknown token, with
  * {@code WWW-Authenticate: Bearer}), 403 {@code API_DISABLED}; a client that presented more than
  * {@code vpki.security.failed-attempts.max-failures} unknown tokens within the window gets 429
- * {@code TOO_MANY_ATTEMPTS} with {@code Retry-After} until it ends ({@link FailedAttempts}). Requests to other paths meet no
+ * {@code TOO_MANY_ATTEMPTS} with {@code Retry-After} until it ends ({@link FailedAttempts}). With
+ * {@code vpki.security.require-tls} (the default) a request that did not arrive over TLS is refused
+ * first, 403 {@code TLS_REQUIRED}, its token never looked at ({@link TransportProperties}). Requests to other paths meet no
  * security filter at all, and Spring Boot's generated default user is not created.
  */
 @AutoConfiguration(before = {ServletWebSecurityAutoConfiguration.class, UserDetailsServiceAutoConfiguration.class})
 @ConditionalOnClass(SecurityFilterChain.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableWebSecurity
-@EnableConfigurationProperties(FailedAttemptsProperties.class)
+@EnableConfigurationProperties({FailedAttemptsProperties.class, TransportProperties.class})
 public class BearerSecurityAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(BearerSecurityAutoConfiguration.class);
     private static final String BEARER = "Bearer ";
@@ -68,7 +71,8 @@ public class BearerSecurityAutoConfiguration {
     }
 
     @Bean
-    SecurityFilterChain bearerApis(HttpSecurity http, ObjectProvider<BearerApi> apis, FailedAttempts attempts) throws Exception {
+    SecurityFilterChain bearerApis(HttpSecurity http, ObjectProvider<BearerApi> apis, FailedAttempts attempts,
+                                   TransportProperties transport, Environment environment) throws Exception {
         List<Protected> protectedApis = new ArrayList<>();
         for (BearerApi api : apis.orderedStream().toList()) {
             List<RequestMatcher> matchers = api.pathPatterns().stream()
@@ -78,6 +82,10 @@ public class BearerSecurityAutoConfiguration {
         }
         RequestMatcher any = protectedApis.isEmpty() ? request -> false
                 : new OrRequestMatcher(protectedApis.stream().map(Protected::matcher).toList());
+        if (transport.requireTls() && !protectedApis.isEmpty() && !tlsConfigured(environment)) {
+            log.warn("vpki.security.require-tls is on but this server has no TLS (server.ssl.bundle): every call of {} will be "
+                    + "refused {}", protectedApis.stream().map(p -> p.api().name()).toList(), ErrorCode.TLS_REQUIRED);
+        }
 
         AuthenticationManagerResolver<HttpServletRequest> managers = request -> manager(find(protectedApis, request));
         AuthenticationFilter bearer = new AuthenticationFilter(managers, BearerSecurityAutoConfiguration::token);
@@ -93,6 +101,7 @@ public class BearerSecurityAutoConfiguration {
 
         return http.securityMatcher(any)
                 .authorizeHttpRequests(authorize -> authorize.anyRequest().authenticated())
+                .addFilterBefore(new TlsOnly(transport.requireTls()), BasicAuthenticationFilter.class)
                 .addFilterBefore(new AttemptLimit(attempts), BasicAuthenticationFilter.class)
                 .addFilterAt(bearer, BasicAuthenticationFilter.class)
                 .exceptionHandling(e -> e.authenticationEntryPoint((request, response, failure) -> {
@@ -105,6 +114,40 @@ public class BearerSecurityAutoConfiguration {
                 .requestCache(c -> c.disable())
                 .logout(c -> c.disable())
                 .build();
+    }
+
+    /** Whether this server's port speaks TLS (Spring Boot's {@code server.ssl.*}). */
+    private static boolean tlsConfigured(Environment environment) {
+        return environment.getProperty("server.ssl.enabled", Boolean.class, true)
+                && (environment.containsProperty("server.ssl.bundle") || environment.containsProperty("server.ssl.key-store")
+                || environment.containsProperty("server.ssl.certificate"));
+    }
+
+    /**
+     * With {@code require}: refuses a call that did not arrive over TLS, 403 {@code TLS_REQUIRED}, before
+     * its token is looked at or counted (a token sent in clear is never accepted; the caller is told to
+     * take it as disclosed).
+     */
+    private static final class TlsOnly extends OncePerRequestFilter {
+        private final boolean require;
+
+        TlsOnly(boolean require) {
+            this.require = require;
+        }
+
+        @Override
+        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+            if (!require || request.isSecure()) {
+                chain.doFilter(request, response);
+                return;
+            }
+            boolean presented = request.getHeader(HttpHeaders.AUTHORIZATION) != null;
+            log.warn("{} {} refused: {} plain HTTP from {}{}", request.getMethod(), request.getRequestURI(), ErrorCode.TLS_REQUIRED,
+                    request.getRemoteAddr(), presented ? "; it sent credentials in clear: take them as disclosed and rotate them" : "");
+            Problems.write(response, Problems.of(ErrorCode.TLS_REQUIRED, "this API accepts credentials over TLS (https) only"
+                    + (presented ? "; the credentials sent over plain HTTP were not looked at and must be taken as disclosed" : "")));
+        }
     }
 
     /**

@@ -70,7 +70,7 @@ class ApiDocumentationTest {
         assertThat(secured.getSecurity()).singleElement().satisfies(r -> assertThat(r).containsOnlyKeys("fleet"));
         assertThat(errors(secured.getResponses().get("401"))).containsExactly("UNAUTHENTICATED");
         assertThat(secured.getResponses().get("401").getHeaders()).containsKey("WWW-Authenticate");
-        assertThat(errors(secured.getResponses().get("403"))).containsExactly("API_DISABLED");
+        assertThat(errors(secured.getResponses().get("403"))).containsExactly("API_DISABLED", "TLS_REQUIRED");
         assertThat(errors(secured.getResponses().get("429"))).containsExactly("TOO_MANY_ATTEMPTS");
         assertThat(open.getSecurity()).isNull();
         assertThat(open.getResponses()).doesNotContainKeys("401", "403", "429");

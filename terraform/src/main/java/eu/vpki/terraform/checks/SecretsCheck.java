@@ -38,15 +38,27 @@ import java.util.regex.Pattern;
  * and the host's user data fetches each one with {@code aws secretsmanager get-secret-value} by that
  * secret_id (a for expression over secret_files, written out by the template);</li>
  * <li>no host's {@code environment} sets a secret-bearing configuration key itself (the plain-value keys
- * VPKI_KEYSTORE_PASSWORD and VPKI_ADMIN_TOKEN, or the file keys, which only secret_files may set).</li>
+ * VPKI_KEYSTORE_PASSWORD, VPKI_ADMIN_TOKEN and VPKI_REDIS_PASSWORD, or the file keys, which only secret_files may set);</li>
+ * <li>a host serving a bearer-token API (service {@code rca} or {@code operator}) speaks TLS only: its environment sets
+ * SERVER_SSL_BUNDLE and its secret_files give the bundle's certificate and private key
+ * ({@value #TLS_CERTIFICATE}, {@value #TLS_PRIVATE_KEY});</li>
+ * <li>a host running its own Redis ({@code redis = true}) gets the Redis password through secret_files
+ * ({@value #REDIS_PASSWORD_FILE}), the secret its Redis asks for.</li>
  * </ul>
  */
 public final class SecretsCheck implements Check {
 
     static final Pattern CREDENTIAL_NAME = Pattern.compile("(?i).*(password|passphrase|token|credential|private_key).*");
-    static final Set<String> PLAIN_SECRET_KEYS = Set.of("VPKI_KEYSTORE_PASSWORD", "VPKI_ADMIN_TOKEN");
+    static final String TLS_BUNDLE = "SERVER_SSL_BUNDLE";
+    static final String TLS_CERTIFICATE = "SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_CERTIFICATE";
+    static final String TLS_PRIVATE_KEY = "SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY";
+    static final String REDIS_PASSWORD_FILE = "VPKI_REDIS_PASSWORD_FILE";
+    /** The services whose port carries a bearer-token API (RCA admin, Operator). */
+    static final Set<String> BEARER_SERVICES = Set.of("rca", "operator");
+    static final Set<String> PLAIN_SECRET_KEYS = Set.of("VPKI_KEYSTORE_PASSWORD", "VPKI_ADMIN_TOKEN", "VPKI_REDIS_PASSWORD");
     static final Set<String> SECRET_FILE_KEYS = Set.of(
-            "VPKI_KEYSTORE_PATH", "VPKI_KEYSTORE_PASSWORD_FILE", "VPKI_ADMIN_TOKEN_FILE", "VPKI_OPERATOR_CREDENTIALS_FILE");
+            "VPKI_KEYSTORE_PATH", "VPKI_KEYSTORE_PASSWORD_FILE", "VPKI_ADMIN_TOKEN_FILE", "VPKI_OPERATOR_CREDENTIALS_FILE",
+            REDIS_PASSWORD_FILE, TLS_PRIVATE_KEY);
     static final Set<String> SECRET_TYPES = Set.of("aws_secretsmanager_secret");
     static final String FETCH_COMMAND = "aws secretsmanager get-secret-value";
 
@@ -113,6 +125,26 @@ public final class SecretsCheck implements Check {
                 }
             }
         });
+        Set<String> fileKeys = keys(call.body().expr("secret_files"), env);
+        Set<String> environmentKeys = keys(call.body().expr("environment"), env);
+        Set<Object> service = constants(call.body().expr("service"), env);
+        if (service.stream().anyMatch(BEARER_SERVICES::contains)) {
+            if (!environmentKeys.contains(TLS_BUNDLE)) {
+                violations.add(new Violation(id(), call.pos(), where + ": serves a bearer-token API (" + service
+                        + ") without " + TLS_BUNDLE + ": its tokens would cross the network in clear"));
+            }
+            for (String key : List.of(TLS_CERTIFICATE, TLS_PRIVATE_KEY)) {
+                if (!fileKeys.contains(key)) {
+                    violations.add(new Violation(id(), call.pos(), where + ": serves a bearer-token API (" + service
+                            + ") but secret_files gives no " + key + " (the TLS certificate and key come from Secrets Manager)"));
+                }
+            }
+        }
+        if (constants(call.body().expr("redis"), env).stream().anyMatch(v -> Boolean.TRUE.equals(v) || "true".equals(v))
+                && !fileKeys.contains(REDIS_PASSWORD_FILE)) {
+            violations.add(new Violation(id(), call.pos(), where + ": runs its own Redis but secret_files gives no "
+                    + REDIS_PASSWORD_FILE + " (the password that Redis asks for)"));
+        }
         call.body().expr("environment").ifPresent(environment -> {
             for (Leaf l : Resolver.leaves(environment, env, Resolver.KEYS)) {
                 if (l instanceof KeyName k && PLAIN_SECRET_KEYS.contains(k.name())) {
@@ -124,6 +156,22 @@ public final class SecretsCheck implements Check {
                 }
             }
         });
+    }
+
+    /** The key names a map expression can have (none for an absent one). */
+    private static Set<String> keys(Optional<Expr> map, Env env) {
+        Set<String> out = new HashSet<>();
+        map.ifPresent(m -> Resolver.leaves(m, env, Resolver.KEYS).stream().filter(KeyName.class::isInstance)
+                .forEach(l -> out.add(((KeyName) l).name())));
+        return out;
+    }
+
+    /** The constant values an expression can take (strings as they are, booleans as Boolean). */
+    private static Set<Object> constants(Optional<Expr> e, Env env) {
+        Set<Object> out = new HashSet<>();
+        e.ifPresent(x -> Resolver.leaves(x, env).stream().filter(Resolver.Constant.class::isInstance)
+                .forEach(l -> out.add(((Resolver.Constant) l).value())));
+        return out;
     }
 
     /**

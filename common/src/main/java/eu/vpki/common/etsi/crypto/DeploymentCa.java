@@ -1,39 +1,27 @@
 package eu.vpki.common.etsi.crypto;
 
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
-import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.X509v3CertificateBuilder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
+import java.util.List;
 
 /**
- * The deployment CA of the replication channel: an X.509 CA (nistP256, ECDSA-SHA256) private to one
+ * The deployment CA of the replication channel: an {@link X509Ca} (nistP256, ECDSA-SHA256) private to one
  * deployment, which issues each replica its own TLS certificate (subject {@code CN=<replica id>},
  * client and server authentication). The replicas trust this CA only (their trust store), so a
  * member without a certificate from it cannot connect to any replica (docs/design-replication-security.md).
@@ -57,17 +45,8 @@ public final class DeploymentCa {
 
     /** A new CA named {@code CN=<name>}, valid from {@code now} for {@code validity}. */
     public static DeploymentCa generate(String name, Instant now, Duration validity, SecureRandom random) {
-        try {
-            KeyPair pair = newKeyPair(random);
-            X500Name subject = new X500Name("CN=" + name);
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject, serial(random), Date.from(now),
-                    Date.from(now.plus(validity)), subject, pair.getPublic());
-            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
-            builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
-            return new DeploymentCa(pair.getPrivate(), sign(builder, pair.getPrivate()));
-        } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
-            throw new IllegalStateException("cannot generate the deployment CA", e);
-        }
+        X509Ca ca = X509Ca.generate(name, now, validity, random);
+        return new DeploymentCa(ca.key(), ca.certificate());
     }
 
     /** Reads a CA written by {@link #save}. */
@@ -118,37 +97,16 @@ public final class DeploymentCa {
         if (replicaId == null || !replicaId.matches("[A-Za-z0-9._:-]{1,64}")) {
             throw new IllegalArgumentException("not a replica id: " + replicaId);
         }
+        X509Ca.Issued issued = new X509Ca(key, certificate).issue(replicaId, List.of(X509Ca.extension(Extension.extendedKeyUsage,
+                new ExtendedKeyUsage(new KeyPurposeId[]{KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))), now, validity, random);
+        KeyStore store = emptyStore();
         try {
-            KeyPair pair = newKeyPair(random);
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(new X500Name(certificate.getSubjectX500Principal().getName()),
-                    serial(random), Date.from(now), Date.from(now.plus(validity)), new X500Name("CN=" + replicaId), pair.getPublic());
-            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-            builder.addExtension(Extension.extendedKeyUsage, false,
-                    new ExtendedKeyUsage(new KeyPurposeId[]{KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
-            X509Certificate issued = sign(builder, key);
-            KeyStore store = emptyStore();
-            store.setKeyEntry(REPLICA_ALIAS, pair.getPrivate(), password, new Certificate[]{issued, certificate});
-            write(store, file, password);
-            return issued;
-        } catch (GeneralSecurityException | IOException | OperatorCreationException e) {
+            store.setKeyEntry(REPLICA_ALIAS, issued.keyPair().getPrivate(), password, new Certificate[]{issued.certificate(), certificate});
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot issue the replication certificate of " + replicaId, e);
         }
-    }
-
-    private static KeyPair newKeyPair(SecureRandom random) throws GeneralSecurityException {
-        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
-        generator.initialize(new ECGenParameterSpec("secp256r1"), random);
-        return generator.generateKeyPair();
-    }
-
-    private static BigInteger serial(SecureRandom random) {
-        return new BigInteger(127, random).add(BigInteger.ONE);
-    }
-
-    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer)
-            throws OperatorCreationException, GeneralSecurityException {
-        return new JcaX509CertificateConverter().getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer)));
+        write(store, file, password);
+        return issued.certificate();
     }
 
     private static KeyStore emptyStore() {
