@@ -28,7 +28,11 @@ final class StationSource {
     private final AtomicLong next = new AtomicLong();
 
     StationSource(HttpClient http, LocalCluster.Endpoints cluster, List<PsidSsp> permissions, String tag) {
-        this.registrar = new FleetRegistrar(http, cluster.operators().get(0), cluster.operatorToken());
+        // the Operator speaks https only, with a certificate of the cluster's TLS CA: the registrar trusts that CA
+        this.registrar = new FleetRegistrar(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(java.time.Duration.ofSeconds(5))
+                .sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(cluster.tlsCa())).build(),
+                cluster.operators().get(0), cluster.operatorToken());
         this.permissions = List.copyOf(permissions);
         this.prefix = "VIN-" + tag + Long.toHexString(random.nextLong() & 0xffffffffL) + "-";
     }
