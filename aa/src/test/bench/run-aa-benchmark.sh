@@ -2,10 +2,14 @@
 # AA issuance benchmark (docs/benchmarks.md, "AA issuance"). Run from the repository root:
 #   aa/src/test/bench/run-aa-benchmark.sh [-Dbench.aas=1,2,4] [-Dbench.ea-client=APACHE] [-Dbench.jfr=true] ...
 # Builds the modules it needs (Maven downloads what a fresh machine lacks), then runs eu.vpki.aa.bench.AaThroughputBenchmark on the aa test class path;
-# the AA processes it starts use the same class path. Output: stdout and aa/target/aa-benchmark/*.md (+ AA logs, JFR).
+# the AA processes it starts get the AA's runtime class path. Output: stdout and aa/target/aa-benchmark/*.md (+ AA logs, JFR).
 set -eu
 cd "$(dirname "$0")/../../../.."
-# one reactor run: common comes from the reactor (its target/), nothing is installed into ~/.m2
+# reactor runs: common comes from the reactor (its target/), nothing is installed into ~/.m2
 mvn -B -q -pl aa -am test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+# the AA processes get the AA's runtime class path, as a deployed AA has it (without the other authorities' classes and
+# the Spring Security and springdoc they bring, which the harness JVM needs)
+mvn -B -q -pl aa -am compile dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile=target/runtime.classpath
 CP="aa/target/test-classes:aa/target/classes:$(cat aa/target/bench.classpath)"
-exec java -Xms1g -Xmx1g -XX:+UseParallelGC -Dbench.out=aa/target/aa-benchmark "$@" -cp "$CP" eu.vpki.aa.bench.AaThroughputBenchmark
+AA_CP="$(pwd)/aa/target/classes:$(cat aa/target/runtime.classpath)"
+exec java -Xms1g -Xmx1g -XX:+UseParallelGC -Dbench.out=aa/target/aa-benchmark -Dbench.aa-classpath="$AA_CP" "$@" -cp "$CP" eu.vpki.aa.bench.AaThroughputBenchmark

@@ -38,7 +38,10 @@ public final class ApacheValidationClient implements AuthorizationValidationClie
                 .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(Timeout.of(connectTimeout))
                         .setSocketTimeout(Timeout.of(requestTimeout)).build())
                 .build();
+        // an ETSI exchange needs none of the client's protocol features: no redirects, retries, compression, cookies,
+        // authentication or connection state (each is a step of every call's execution chain)
         this.http = HttpClients.custom().setConnectionManager(pool).disableRedirectHandling().disableAutomaticRetries()
+                .disableContentCompression().disableCookieManagement().disableAuthCaching().disableConnectionState()
                 .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(Timeout.of(requestTimeout))
                         .setConnectionRequestTimeout(Timeout.of(requestTimeout)).build())
                 .build();

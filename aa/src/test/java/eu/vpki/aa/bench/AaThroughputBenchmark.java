@@ -80,7 +80,9 @@ import static org.awaitility.Awaitility.await;
  * AA), {@code bench.concurrency.many} (8,16,32, for several AAs), {@code bench.warmup} (PT20S),
  * {@code bench.measure} (PT10S), {@code bench.ea-client} (APACHE, the default, or JDK), {@code bench.aa-heap}
  * (512m), {@code bench.aa-jvm} (more AA JVM options, space-separated; -XX:+UseParallelGC, as deployed), {@code bench.jfr} (false: true records a JFR profile per AA process into {@code bench.out}),
- * {@code bench.async-profiler} (none: the path of async-profiler's {@code libasyncProfiler.so}, e.g. unpacked from
+ * {@code bench.aa-classpath} (this JVM's class path: the AA processes' class path; {@code run-aa-benchmark.sh} passes
+ * the AA's runtime class path, as deployed, without the other authorities' classes and the Spring Security and springdoc
+ * they bring), {@code bench.async-profiler} (none: the path of async-profiler's {@code libasyncProfiler.so}, e.g. unpacked from
  * {@code tools.profiler:async-profiler} on Maven Central; each measured level is then profiled in every AA process and in
  * this JVM through {@code jcmd JVMTI.agent_load}, CPU samples with kernel frames, written as collapsed stacks
  * {@code <process>-<n>aa-c<c>.collapsed} into {@code bench.out}), {@code bench.out} (target/aa-benchmark).
@@ -102,6 +104,7 @@ public final class AaThroughputBenchmark {
     static final boolean JFR = Boolean.parseBoolean(prop("bench.jfr", "false"));
     static final Path OUT = Path.of(prop("bench.out", "target/aa-benchmark"));
     static final String ASYNC_PROFILER = prop("bench.async-profiler", "");
+    static final String AA_CLASSPATH = prop("bench.aa-classpath", System.getProperty("java.class.path"));
     static final int STATIONS = 200;
     static final double GENERATION_RATE = 900; // requests built per second of measurement: above any rate reached here
     static final Duration WARMUP_CHUNK = Duration.ofSeconds(30);
@@ -149,6 +152,7 @@ public final class AaThroughputBenchmark {
                 + "; EA client " + EA_CLIENT + "; authorities on " + LocalPki.curveName(CURVE) + ", stations on " + LocalPki.curveName(STATION_CURVE)
                 + "; crypto " + eu.vpki.common.etsi.crypto.CryptoBackend.description()
                 + " (AA processes inherit VPKI_CRYPTO_NATIVE and VPKI_CRYPTO_BRAINPOOL, or take -Dvpki.crypto.native / -Dvpki.crypto.brainpool in bench.aa-jvm)"
+                + "; AA class path " + (AA_CLASSPATH.equals(System.getProperty("java.class.path")) ? "the harness's (test scope)" : "bench.aa-classpath")
                 + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
         pki.startRcaAndDc();
         ea = pki.certifyEa("ea-bench", 1);
@@ -209,7 +213,7 @@ public final class AaThroughputBenchmark {
                 cmd.add("-XX:StartFlightRecording=filename=" + OUT.toAbsolutePath().resolve("aa-" + n + "-" + i + ".jfr")
                         + ",settings=profile,dumponexit=true");
             }
-            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "eu.vpki.aa.AaApplication"));
+            cmd.addAll(List.of("-cp", AA_CLASSPATH, "eu.vpki.aa.AaApplication"));
             cmd.addAll(pki.aaArguments(aaPorts.get(i), aaManagementPorts.get(i), "bench-" + n + "-" + i, "--vpki.aa.ea.client=" + EA_CLIENT,
                     "--logging.level.root=WARN", "--vpki.aa.replay-cache-entries=400000"));
             processes.add(new ProcessBuilder(cmd).redirectErrorStream(true)
