@@ -48,7 +48,7 @@ fi
 if [ "$BUILD" = yes ]; then
   # one reactor: the JMH jar, the services' jars, the aa and ea test class paths; nothing installed into ~/.m2
   mvn -B -q -DskipTests -pl benchmarks,rca,dc,ea,operator,aa,load-client -am package dependency:build-classpath \
-      -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+      -DincludeScope=test -Dmdep.outputFile=target/bench.classpath
   # optional: the floor of a libcrypto binding (docs/design-brainpool-arithmetic.md), where a C compiler and OpenSSL's headers exist
   cc -O2 -o benchmarks/target/openssl-binding-floor benchmarks/openssl-binding-floor.c -lcrypto 2>/dev/null \
       || echo "no C compiler or OpenSSL headers: the libcrypto binding floor will not be measured" >&2

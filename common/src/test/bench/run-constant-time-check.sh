@@ -6,6 +6,6 @@
 set -eu
 cd "$(dirname "$0")/../../../.."
 mvn -B -q -pl common -am install -DskipTests
-mvn -B -q -pl common dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/check.classpath
+mvn -B -q -pl common dependency:build-classpath -DincludeScope=test -Dmdep.outputFile=target/check.classpath
 CP="common/target/test-classes:common/target/classes:$(cat common/target/check.classpath)"
 exec java -Xms512m -Xmx512m -cp "$CP" eu.vpki.common.etsi.crypto.ConstantTimeCheck "$@"

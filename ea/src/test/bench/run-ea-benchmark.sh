@@ -7,7 +7,7 @@
 # Output: stdout (each mode's rate and latency beside the crypto-only ceiling measured in the same JVM).
 set -eu
 cd "$(dirname "$0")/../../../.."
-mvn -B -q -pl ea -am test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+mvn -B -q -pl ea -am test-compile dependency:build-classpath -DincludeScope=test -Dmdep.outputFile=target/bench.classpath
 CP="ea/target/test-classes:ea/target/classes:$(cat ea/target/bench.classpath)"
 JVM=""
 ARGS=""
