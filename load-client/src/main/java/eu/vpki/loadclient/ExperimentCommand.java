@@ -217,10 +217,11 @@ final class ExperimentCommand implements Runnable {
     }
 
     @Command(name = "geo", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Paper Figs. 8-11, the configurations with every replica in one region: everything in --ea-region, then",
-                    "the vehicles and AAs in --remote-region, each link to an EA replica through a delaying TCP proxy with the",
-                    "region table's one-way delay (docs/design-wan-emulation.md); an open-loop EC then AT phase per configuration.",
-                    "The paper's third configuration (groups in both regions) is not built yet. Exit code 0 when it ran.", ""})
+            description = {"Paper Figs. 8-11: (1) everything in --ea-region; (2) the vehicles and AAs in --remote-region, each link",
+                    "to an EA replica through a delaying TCP proxy with the region table's one-way delay; (3) per --both-regions-modes,",
+                    "groups in both regions (EA replicas, an Operator and an AA in each, one replication group whose messages between",
+                    "the regions are delayed, each AA at its region's replicas), measured from the remote region's vehicles",
+                    "(docs/design-wan-emulation.md). An open-loop EC then AT phase per configuration. Exit code 0 when it ran.", ""})
     static final class Geo implements Callable<Integer> {
         @Mixin
         Placement placement;
@@ -241,6 +242,12 @@ final class ExperimentCommand implements Runnable {
         Duration window;
         @Option(names = "--workers", defaultValue = "64", description = "client threads of the open loop (default ${DEFAULT-VALUE})")
         int workers;
+        @Option(names = "--both-regions-modes", defaultValue = "FIFO+ASYNC,FIFO+SYNC", split = ",", description = {
+                "modes of configuration 3, one cluster each: a list like TOTAL+SYNC,FIFO+ASYNC, 'all', or 'none'",
+                "(default ${DEFAULT-VALUE})"})
+        List<String> bothRegionsModes;
+        @Option(names = "--regional-replicas", defaultValue = "1", description = "EA replicas per region in configuration 3 (default ${DEFAULT-VALUE})")
+        int regionalReplicas;
         @Option(names = "--name", defaultValue = "geo", description = "report file name, without extension (default ${DEFAULT-VALUE})")
         String name;
 
@@ -252,8 +259,9 @@ final class ExperimentCommand implements Runnable {
             String[] m = FaultsCommand.modes(List.of(mode)).get(0);
             ClusterSpec spec = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(name).toAbsolutePath(),
                     replicas, 1, 1, m[0], m[1], placement.basePort, placement.jgroupsBase(), "nistP256");
+            List<String[]> third = bothRegionsModes.equals(List.of("none")) ? List.of() : FaultsCommand.modes(bothRegionsModes);
             GeoExperiment.Config config = new GeoExperiment.Config(spec, Region.parse(eaRegion), Region.parse(remoteRegion), ecRate, atRate,
-                    window, workers, CommonOptions.AT_PERMISSIONS);
+                    window, workers, CommonOptions.AT_PERMISSIONS, third, regionalReplicas);
             return placement.run(spec, null, name, context -> GeoExperiment.run(config, context));
         }
     }

@@ -71,16 +71,21 @@ public class AaConfiguration {
 
     @Bean
     EaDirectory eaDirectory(TrustListClient client, AaProperties aa) {
-        Map<HashedId8, List<URI>> replicas = new HashMap<>();
-        aa.ea().replicas().forEach((id, urls) -> {
+        return new CtlEaDirectory(client::current, () -> client.ctl()
+                .orElseThrow(() -> new PkiException(ErrorCode.NOT_TRUSTED, "no CTL fetched yet")),
+                perEa(aa.ea().replicas(), "vpki.aa.ea.replicas"), perEa(aa.ea().accessPoints(), "vpki.aa.ea.access-points"));
+    }
+
+    private static Map<HashedId8, List<URI>> perEa(Map<String, List<URI>> byHex, String key) {
+        Map<HashedId8, List<URI>> out = new HashMap<>();
+        byHex.forEach((id, urls) -> {
             try {
-                replicas.put(HashedId8.fromHex(id), List.copyOf(urls));
+                out.put(HashedId8.fromHex(id), List.copyOf(urls));
             } catch (PkiException e) {
-                throw new IllegalStateException("vpki.aa.ea.replicas: key '" + id + "' is not an EA HashedId8 (16 hex digits)", e);
+                throw new IllegalStateException(key + ": key '" + id + "' is not an EA HashedId8 (16 hex digits)", e);
             }
         });
-        return new CtlEaDirectory(client::current, () -> client.ctl()
-                .orElseThrow(() -> new PkiException(ErrorCode.NOT_TRUSTED, "no CTL fetched yet")), replicas);
+        return out;
     }
 
     @Bean

@@ -48,14 +48,20 @@ public record AaProperties(
     /** Which HTTP client talks to EAs. */
     public enum Client { JDK, APACHE }
 
-    /** {@code vpki.aa.ea.*}: the HTTP client to EAs and further replicas per EA (HashedId8 hex to URLs). */
+    /**
+     * {@code vpki.aa.ea.*}: the HTTP client to EAs; per EA (HashedId8 hex to URLs) further replicas tried after the CTL's
+     * {@code aaAccessPoint}, or access points that replace it and the replicas (an AA pointed at the EA replicas of its
+     * own region).
+     */
     public record Ea(@DefaultValue("APACHE") Client client,
                      @DefaultValue("1s") Duration connectTimeout,
                      @DefaultValue("3s") Duration requestTimeout,
                      @DefaultValue("64") @Min(1) int maxConnections,
-                     Map<String, List<URI>> replicas) {
+                     Map<String, List<URI>> replicas,
+                     Map<String, List<URI>> accessPoints) {
         public Ea {
             replicas = replicas == null ? Map.of() : Map.copyOf(replicas);
+            accessPoints = accessPoints == null ? Map.of() : Map.copyOf(accessPoints);
         }
     }
 

@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  * RCA): an EA is found when the CTL lists it as an EA; its chain to the RCA is validated and its
  * revocation checked once per CTL/CRL snapshot, and its validity at every request. Its access
  * points are the CTL's {@code aaAccessPoint} followed by the configured further replicas of that
- * EA. The snapshot suppliers are called per request and must be cheap (they return the current
+ * EA, or, where configured, access points that replace both (an AA pointed at the EA replicas of its
+ * own region, as a regional DNS name would). The snapshot suppliers are called per request and must be cheap (they return the current
  * immutable snapshot; refreshing is their business).
  */
 public final class CtlEaDirectory implements EaDirectory {
@@ -32,12 +33,23 @@ public final class CtlEaDirectory implements EaDirectory {
     private final Supplier<TrustStore> trust;
     private final Supplier<RcaCtl> ctl;
     private final Map<HashedId8, List<URI>> furtherReplicas;
+    private final Map<HashedId8, List<URI>> replacingAccessPoints;
     private volatile Snapshot snapshot;
 
     public CtlEaDirectory(Supplier<TrustStore> trust, Supplier<RcaCtl> ctl, Map<HashedId8, List<URI>> furtherReplicas) {
+        this(trust, ctl, furtherReplicas, Map.of());
+    }
+
+    /** @param replacingAccessPoints per EA, the access points used instead of the CTL's and {@code furtherReplicas} */
+    public CtlEaDirectory(Supplier<TrustStore> trust, Supplier<RcaCtl> ctl, Map<HashedId8, List<URI>> furtherReplicas,
+                          Map<HashedId8, List<URI>> replacingAccessPoints) {
         this.trust = trust;
         this.ctl = ctl;
         this.furtherReplicas = Map.copyOf(furtherReplicas);
+        this.replacingAccessPoints = Map.copyOf(replacingAccessPoints);
+        if (this.replacingAccessPoints.values().stream().anyMatch(List::isEmpty)) {
+            throw new IllegalArgumentException("an EA's replacing access points must not be empty");
+        }
     }
 
     @Override
@@ -51,9 +63,11 @@ public final class CtlEaDirectory implements EaDirectory {
                 return Optional.empty();
             }
             EtsiCertificate ea = s.trust().requireAuthority(eaId, now);
-            List<URI> points = new ArrayList<>();
-            points.add(URI.create(entry.get().aaAccessPoint()));
-            furtherReplicas.getOrDefault(eaId, List.of()).stream().filter(u -> !points.contains(u)).forEach(points::add);
+            List<URI> points = new ArrayList<>(replacingAccessPoints.getOrDefault(eaId, List.of()));
+            if (points.isEmpty()) {
+                points.add(URI.create(entry.get().aaAccessPoint()));
+                furtherReplicas.getOrDefault(eaId, List.of()).stream().filter(u -> !points.contains(u)).forEach(points::add);
+            }
             cached = EaEndpoint.of(ea, points);
             s.validated().put(eaId, cached);
         } else if (!cached.certificate().validAt(now)) {

@@ -41,6 +41,14 @@ class CtlEaDirectoryTest {
     }
 
     @Test
+    void configuredAccessPoints_replaceTheCtlsAndTheReplicas() {
+        URI regional = URI.create("http://ea-3.us.test:8083/aa/validation");
+        CtlEaDirectory directory = new CtlEaDirectory(() -> trust(), () -> CTL, Map.of(PKI.ea.hashedId8(), List.of(REPLICA_2)),
+                Map.of(PKI.ea.hashedId8(), List.of(regional)));
+        assertThat(directory.find(PKI.ea.hashedId8(), NOW).orElseThrow().accessPoints()).containsExactly(regional);
+    }
+
+    @Test
     void anAaOrAnUnknownId_isNoEa() {
         CtlEaDirectory directory = new CtlEaDirectory(() -> trust(), () -> CTL, Map.of());
         assertThat(directory.find(PKI.aa.hashedId8(), NOW)).isEmpty();

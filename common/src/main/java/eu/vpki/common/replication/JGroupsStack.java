@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ import java.util.regex.Pattern;
 /**
  * Builds a replica's JGroups stack from {@code jgroups/tcp-fifo.xml} or {@code jgroups/tcp-total.xml}:
  * substitutes the {@code ${vpki.replication.*}} placeholders from the {@link ReplicationConfig} (not from
- * system properties, which are JVM-wide), then keeps only the selected discovery protocol.
+ * system properties, which are JVM-wide), then keeps only the selected discovery protocol, and puts
+ * {@link PeerDelay} above the transport when the configuration has emulated delays (experiments).
  */
 final class JGroupsStack {
 
@@ -41,13 +43,18 @@ final class JGroupsStack {
             throw new UncheckedIOException("cannot parse " + resource, e);
         }
         String selected = discoveryProtocol(config.discovery());
-        List<ProtocolConfiguration> protocols = parsed.getProtocolStack().stream()
+        List<ProtocolConfiguration> protocols = new ArrayList<>(parsed.getProtocolStack().stream()
                 .filter(protocol -> {
                     String name = simpleName(protocol.getProtocolName());
                     return !DISCOVERY_PROTOCOLS.contains(name) || name.equals(selected);
                 })
-                .toList();
-        return new SelectedStack(protocols);
+                .toList());
+        if (!config.emulatedDelays().isEmpty()) {
+            // right above the transport: each received message delayed once, by its sender's delay
+            protocols.add(1, new ProtocolConfiguration(PeerDelay.class.getName(),
+                    new HashMap<>(Map.of("delays", PeerDelay.format(config.emulatedDelays())))));
+        }
+        return new SelectedStack(List.copyOf(protocols));
     }
 
     static Map<String, String> placeholders(ReplicationConfig config) {

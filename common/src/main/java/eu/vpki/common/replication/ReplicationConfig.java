@@ -2,6 +2,8 @@ package eu.vpki.common.replication;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -30,10 +32,16 @@ import java.util.Objects;
  * @param tls             mutual TLS of the JGroups transport ({@code vpki.replication.tls.*};
  *                        docs/design-replication-security.md): off, or this replica's key store (its key and
  *                        certificate from the deployment CA) and the trust store holding that CA
+ * @param emulatedDelays  WAN emulation for experiments ({@code vpki.replication.emulated-delays.<replica-id>}):
+ *                        the one-way delay added to every message received from each named peer
+ *                        ({@link PeerDelay}; docs/design-wan-emulation.md); empty (the default) in a deployment,
+ *                        where the network has its own delays. A round trip (twice a delay) must stay shorter
+ *                        than the {@link #lease()}
  */
 public record ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
                                 String bindAddress, int bindPort, Discovery discovery, int expectedMembers,
-                                Timeouts timeouts, Duration applyGrouping, Duration statusInterval, Tls tls) {
+                                Timeouts timeouts, Duration applyGrouping, Duration statusInterval, Tls tls,
+                                Map<String, Duration> emulatedDelays) {
 
     /** The default {@link #applyGrouping}: twice the gap between commands at 1,000 commands/s. */
     public static final Duration DEFAULT_APPLY_GROUPING = Duration.ofMillis(2);
@@ -142,6 +150,7 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
 
     public ReplicationConfig {
         Objects.requireNonNull(tls, "tls");
+        emulatedDelays = emulatedDelays == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(emulatedDelays));
         requireText(clusterName, "cluster-name");
         CommandId.requireReplicaId(replicaId);
         Objects.requireNonNull(order, "order");
@@ -168,6 +177,22 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
                     + " must be shorter than reply-timeout " + timeouts.reply()
                     + ": a replica cut off must stop serving before a write it lacks can be acknowledged");
         }
+        Duration lease = statusInterval.multipliedBy(LEASE_INTERVALS);
+        emulatedDelays.forEach((peer, delay) -> {
+            CommandId.requireReplicaId(peer);
+            if (delay == null || delay.isNegative() || delay.multipliedBy(2).compareTo(lease) >= 0) {
+                throw new IllegalArgumentException("emulated-delays." + peer + " must be at least 0 and a round trip shorter than the lease "
+                        + lease.toMillis() + " ms, got " + delay);
+            }
+        });
+    }
+
+    /** Without emulated delays. */
+    public ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
+                             String bindAddress, int bindPort, Discovery discovery, int expectedMembers, Timeouts timeouts,
+                             Duration applyGrouping, Duration statusInterval, Tls tls) {
+        this(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers, timeouts,
+                applyGrouping, statusInterval, tls, Map.of());
     }
 
     /** Without TLS ({@link Tls#OFF}). */
@@ -181,7 +206,13 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
     /** The same configuration with mutual TLS of the transport. */
     public ReplicationConfig withTls(Tls transportSecurity) {
         return new ReplicationConfig(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers,
-                timeouts, applyGrouping, statusInterval, transportSecurity);
+                timeouts, applyGrouping, statusInterval, transportSecurity, emulatedDelays);
+    }
+
+    /** The same configuration with these one-way delays from peers ({@link #emulatedDelays}; experiments only). */
+    public ReplicationConfig withEmulatedDelays(Map<String, Duration> delays) {
+        return new ReplicationConfig(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers,
+                timeouts, applyGrouping, statusInterval, tls, delays);
     }
 
     /** With the default {@link #DEFAULT_STATUS_INTERVAL}. */

@@ -114,8 +114,10 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * How a service reaches another when the path is not direct (the geographic experiment puts a
-     * delaying proxy on cross-region links): the URL an AA is given for an EA replica (the CTL's
-     * {@code aaAccessPoint}, and the AA's fail-over list).
+     * delaying proxy on cross-region links, or places the replicas in several regions): the URL an AA
+     * is given for an EA replica (the CTL's {@code aaAccessPoint}, and the AA's fail-over list), the
+     * EA replicas an AA validates at instead, and the one-way delay a replica adds to its peers'
+     * replication messages.
      */
     @FunctionalInterface
     public interface Routes {
@@ -123,6 +125,22 @@ public final class LocalCluster implements AutoCloseable {
         Routes DIRECT = ea -> ea;
 
         URI aaToEa(URI eaReplica);
+
+        /**
+         * The EA replicas AA number {@code aa} validates at, in place of the CTL's {@code aaAccessPoint}
+         * and the fail-over list ({@code vpki.aa.ea.access-points}); empty: those.
+         */
+        default List<URI> aaAccessPoints(int aa, List<URI> eaReplicas) {
+            return List.of();
+        }
+
+        /**
+         * The one-way delay replica {@code replica} (ea-0.., operator-0..) adds to the replication messages of
+         * each of its peers ({@code vpki.replication.emulated-delays}); empty: none.
+         */
+        default Map<String, Duration> replicationDelays(String replica) {
+            return Map.of();
+        }
     }
 
     /** Starts everything on loopback and returns when the cluster is usable. */
@@ -390,6 +408,11 @@ public final class LocalCluster implements AutoCloseable {
             // further EA replicas for validation fail-over, after the CTL's aaAccessPoint
             p.put("vpki.aa.ea.replicas." + eaId, eaUrls.stream().skip(1).map(u -> routes.aaToEa(u) + "/ea/authorization-validation")
                     .collect(Collectors.joining(",")));
+            List<URI> ownReplicas = routes.aaAccessPoints(i, eaUrls);
+            if (!ownReplicas.isEmpty()) {
+                p.put("vpki.aa.ea.access-points." + eaId, ownReplicas.stream().map(u -> u + "/ea/authorization-validation")
+                        .collect(Collectors.joining(",")));
+            }
             group.add(launch(aaHosts.get(i), jar("aa"), WORK_JVM, p, aaUrls.get(i), logs));
         }
         // the DC starts alongside the group: its members fetch the trust lists late in their start-up
@@ -417,6 +440,7 @@ public final class LocalCluster implements AutoCloseable {
         if (spec.failureDetection() != null) {
             p.put("vpki.replication.failure-detection-timeout", spec.failureDetection().toMillis() + "ms");
         }
+        routes.replicationDelays(id).forEach((peer, delay) -> p.put("vpki.replication.emulated-delays." + peer, delay.toMillis() + "ms"));
         return p;
     }
 

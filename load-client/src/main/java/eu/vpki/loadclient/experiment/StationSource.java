@@ -28,11 +28,16 @@ final class StationSource {
     private final AtomicLong next = new AtomicLong();
 
     StationSource(HttpClient http, LocalCluster.Endpoints cluster, List<PsidSsp> permissions, String tag) {
+        this(http, cluster, 0, permissions, tag);
+    }
+
+    /** Registering through the cluster's Operator number {@code operator}. */
+    StationSource(HttpClient http, LocalCluster.Endpoints cluster, int operator, List<PsidSsp> permissions, String tag) {
         // the Operator speaks https only, with a certificate of the cluster's TLS CA: the registrar trusts that CA
         this.registrar = new FleetRegistrar(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(java.time.Duration.ofSeconds(5))
                 .sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(cluster.tlsCa())).build(),
-                cluster.operators().get(0), cluster.operatorToken());
+                cluster.operators().get(operator), cluster.operatorToken());
         this.permissions = List.copyOf(permissions);
         this.prefix = "VIN-" + tag + Long.toHexString(random.nextLong() & 0xffffffffL) + "-";
     }

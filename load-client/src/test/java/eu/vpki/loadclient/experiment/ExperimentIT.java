@@ -25,7 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and two AAs, and the harness's checks on the history.
  * And the geographic experiment: one EA replica and an Operator in Ireland, vehicles and the AA first
  * there, then in US West behind delaying proxies (70 ms one way): the second configuration's EC and
- * AT must each take at least one round trip (a lower bound only: a busy machine is slower, never faster).
+ * AT must each take at least one round trip (a lower bound only: a busy machine is slower, never faster);
+ * then groups in both regions in FIFO + SYNC (an EA replica, an Operator and an AA in each region,
+ * replication between the regions delayed 70 ms one way): the US West vehicles' EC must take at least
+ * one round trip (it waits for the Irish replicas: fails if the replication delay is not applied), their
+ * AT less than one (it stays in US West: fails if the AA validated across the regions).
  * Ports: HTTP 29200.., 29400.., 29600.., JGroups 31200.., 31400.., 31600.. (issue #19's range);
  * -Dvpki.experiment-it.base-port moves them.
  * Needs the service jars: run in the reactor ({@code mvn verify} builds them before this module).
@@ -125,13 +129,13 @@ class ExperimentIT {
                 "--project-dir", project.toString(), "--work-dir", work.resolve("cluster").toString(), "--report-dir", reports.toString(),
                 "--base-port", Integer.toString(basePort), "--jgroups-base-port", Integer.toString(basePort + 2000),
                 "--network", "loopback", "--net-prefix", "vx19k", "--replicas", "1", "--ec-rate", "3", "--at-rate", "4",
-                "--window", "PT2S", "--workers", "8", "--name", "mini");
+                "--window", "PT2S", "--workers", "8", "--both-regions-modes", "FIFO+SYNC", "--regional-replicas", "1", "--name", "mini");
 
         assertThat(exit).isZero();
         JsonNode r = JsonMapper.builder().build().readTree(Files.readString(reports.resolve("mini.json")));
         assertThat(r.get("experiment").asText()).isEqualTo(PaperValues.GEOGRAPHIC);
         JsonNode sweeps = r.get("sweeps");
-        assertThat(sweeps).hasSize(4);
+        assertThat(sweeps).hasSize(6);
         for (JsonNode sweep : sweeps) {
             JsonNode step = sweep.get("steps").get(0);
             assertThat(step.get("succeeded").asLong()).as("%s: %s", sweep.get("label").asText(), step).isPositive();
@@ -140,7 +144,13 @@ class ExperimentIT {
         assertThat(sweeps.get(2).get("label").asText()).startsWith("EC, vehicles and AAs in Oregon");
         assertThat(sweeps.get(2).get("steps").get(0).get("latencyMillis").get("p50").asDouble()).isGreaterThanOrEqualTo(140);
         assertThat(sweeps.get(3).get("steps").get(0).get("latencyMillis").get("p50").asDouble()).isGreaterThanOrEqualTo(140);
-        assertThat(r.get("comparisons").get(2).get("ours").asText()).startsWith("not run yet");
+        // groups in both regions, FIFO + SYNC: the EC waits for the Irish replicas (one round trip), the AT stays in US West
+        assertThat(sweeps.get(4).get("label").asText()).startsWith("EC, groups in both regions, vehicles in Oregon");
+        double ecBoth = sweeps.get(4).get("steps").get(0).get("latencyMillis").get("p50").asDouble();
+        double atBoth = sweeps.get(5).get("steps").get(0).get("latencyMillis").get("p50").asDouble();
+        assertThat(ecBoth).as("EC in SYNC across the regions").isGreaterThanOrEqualTo(140);
+        assertThat(atBoth).as("AT validated in its own region").isLessThan(140);
+        assertThat(r.get("comparisons").get(2).get("ours").asText()).contains("FIFO + SYNC");
         assertThat(r.get("settings").get("region table (one-way)").asText()).contains("Ireland - Oregon 70 ms");
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
     }

@@ -6,8 +6,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 
-/** {@code vpki.replication.*} (docs/configuration.md, docs/replication.md); validated by {@link ReplicationConfig}. */
+/**
+ * {@code vpki.replication.*} (docs/configuration.md, docs/replication.md); validated by {@link ReplicationConfig}.
+ * {@code emulated-delays.<replica-id>}: WAN emulation for experiments only (the one-way delay added to messages from
+ * that peer; unset in a deployment).
+ */
 @ConfigurationProperties("vpki.replication")
 public record ReplicationProperties(
         @DefaultValue("vpki-ea") String clusterName,
@@ -27,7 +32,8 @@ public record ReplicationProperties(
         @DefaultValue("2s") Duration joinTimeout,
         @DefaultValue("20s") Duration failureDetectionTimeout,
         @DefaultValue("2ms") Duration applyGrouping,
-        @DefaultValue("500ms") Duration statusInterval) {
+        @DefaultValue("500ms") Duration statusInterval,
+        Map<String, Duration> emulatedDelays) {
 
     /** The library configuration; throws IllegalArgumentException naming the key on bad values. */
     public ReplicationConfig toConfig() {
@@ -40,7 +46,7 @@ public record ReplicationProperties(
         String id = replicaId == null || replicaId.isBlank() ? bindAddress + ":" + bindPort : replicaId;
         return new ReplicationConfig(clusterName, id, order, propagation, bindAddress, bindPort, d, members(d),
                 new ReplicationConfig.Timeouts(replyTimeout, stateTransferTimeout, joinTimeout, failureDetectionTimeout),
-                applyGrouping, statusInterval);
+                applyGrouping, statusInterval).withEmulatedDelays(emulatedDelays);
     }
 
     /** {@code expected-members}; with TCPPING it defaults to the number of hosts {@code initial-hosts} lists. */
