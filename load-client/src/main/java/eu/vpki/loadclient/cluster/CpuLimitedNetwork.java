@@ -24,7 +24,9 @@ import java.util.stream.Stream;
  * command, so the service is limited from its first instruction and keeps its pid. The limit can be
  * changed while the processes run ({@link #limit(double)}): one cluster serves a sweep over
  * instance sizes. {@link #close()} removes the cgroups (after the processes ended) and closes the
- * network it wraps. Needs root and a writable cgroup v1 cpu hierarchy; {@link #available()} says
+ * network it wraps; so does a shutdown hook on SIGINT or SIGTERM (Ctrl-C): it gives the services'
+ * own hooks {@link #EXIT_GRACE} to stop their processes, kills what is still in a cgroup, and removes
+ * the cgroups. Needs root and a writable cgroup v1 cpu hierarchy; {@link #available()} says
  * whether this machine has them (elsewhere nothing is limited, and reports must say so).
  */
 public final class CpuLimitedNetwork implements HostNetwork {
@@ -34,17 +36,23 @@ public final class CpuLimitedNetwork implements HostNetwork {
     static final int PERIOD_MICROS = 100_000;
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9]{0,7}");
 
+    /** How long the shutdown hook waits for the processes to end (the services' hooks stop them) before it kills them. */
+    static final java.time.Duration EXIT_GRACE = java.time.Duration.ofSeconds(30);
+
     private final HostNetwork inner;
     private final String prefix;
     private final Path root;
     private final Map<String, Host> hosts = new LinkedHashMap<>();
+    private final Thread cleanupAtExit;
     private double cpus;
+    private boolean closed;
 
-    private CpuLimitedNetwork(HostNetwork inner, String prefix, Path root, double cpus) {
+    private CpuLimitedNetwork(HostNetwork inner, String prefix, Path root, double cpus, java.time.Duration exitGrace, Consumer<String> log) {
         this.inner = inner;
         this.prefix = prefix;
         this.root = root;
         this.cpus = cpus;
+        this.cleanupAtExit = new Thread(() -> closeAtExit(exitGrace, log), "vpki-cgroup-cleanup-" + prefix);
     }
 
     /** Whether CPU limits work here: a cgroup v1 cpu hierarchy in which this process may make a cgroup. */
@@ -80,6 +88,11 @@ public final class CpuLimitedNetwork implements HostNetwork {
     }
 
     static CpuLimitedNetwork wrap(HostNetwork inner, String prefix, double cpus, Path root, Consumer<String> log) {
+        return wrap(inner, prefix, cpus, root, EXIT_GRACE, log);
+    }
+
+    static CpuLimitedNetwork wrap(HostNetwork inner, String prefix, double cpus, Path root, java.time.Duration exitGrace,
+                                  Consumer<String> log) {
         if (!PREFIX.matcher(prefix).matches()) {
             throw new IllegalArgumentException("cgroup prefix must match " + PREFIX + ", not " + prefix);
         }
@@ -91,7 +104,9 @@ public final class CpuLimitedNetwork implements HostNetwork {
         if (swept > 0) {
             log.accept("removed " + swept + " cgroups left by an earlier run with prefix " + prefix);
         }
-        return new CpuLimitedNetwork(inner, prefix, root, cpus);
+        CpuLimitedNetwork net = new CpuLimitedNetwork(inner, prefix, root, cpus, exitGrace, log);
+        Runtime.getRuntime().addShutdownHook(net.cleanupAtExit);
+        return net;
     }
 
     /** Removes every CPU cgroup {@code PREFIX-*}, killing the processes left in it (a killed run's); how many it removed. */
@@ -213,8 +228,17 @@ public final class CpuLimitedNetwork implements HostNetwork {
     public void close() {
         List<String> names;
         synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
             names = List.copyOf(hosts.keySet());
             hosts.clear();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanupAtExit);
+        } catch (IllegalStateException e) {
+            // the JVM is exiting: the hook does the rest
         }
         try {
             inner.close();
@@ -222,6 +246,37 @@ public final class CpuLimitedNetwork implements HostNetwork {
             for (String name : names) {
                 removeWhenEmpty(root.resolve(prefix + "-" + name));
             }
+        }
+    }
+
+    /**
+     * The shutdown hook (SIGINT, SIGTERM, or the JVM exiting without {@link #close()}): the services' own hooks stop
+     * their processes meanwhile; after {@code grace} whatever is still in one of this network's cgroups is killed, the
+     * cgroups are removed, and the wrapped network is closed.
+     */
+    private void closeAtExit(java.time.Duration grace, Consumer<String> log) {
+        List<Path> groups;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            groups = hosts.keySet().stream().map(name -> root.resolve(prefix + "-" + name)).toList();
+            hosts.clear();
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (System.nanoTime() < deadline && groups.stream().anyMatch(g -> !pids(g).isEmpty())) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        try {
+            sweep(prefix, root, log);
+        } finally {
+            inner.close();
         }
     }
 

@@ -19,9 +19,16 @@ public final class CpuMeter {
     private CpuMeter() {
     }
 
-    /** CPU nanoseconds so far per process: {@code rca}, {@code dc}, {@code aa-0}, {@code ea-1}, {@code ea-1 redis}, ... */
+    /** The name of this process (the load client: building requests, reading answers) in a {@link #snapshot}. */
+    static final String LOAD_CLIENT = "load client";
+
+    /**
+     * CPU nanoseconds so far per process: {@code rca}, {@code dc}, {@code aa-0}, {@code ea-1}, {@code ea-1 redis}, ...,
+     * and {@value #LOAD_CLIENT} (this process).
+     */
     public static Map<String, Long> snapshot(LocalCluster cluster) {
         Map<String, Long> out = new LinkedHashMap<>();
+        out.put(LOAD_CLIENT, cpuNanos(ProcessHandle.current().pid()));
         for (ServiceProcess s : cluster.services()) {
             out.put(s.name(), cpuNanos(s.pid()));
         }
@@ -53,7 +60,7 @@ public final class CpuMeter {
 
     /** The kinds of process the costs are added up by, in table order. */
     public static final java.util.List<String> KINDS = java.util.List.of("EA JVMs", "EA redis-servers", "Operator JVMs",
-            "Operator redis-servers", "AA JVMs", "RCA and DC");
+            "Operator redis-servers", "AA JVMs", "RCA and DC", "load client");
 
     /** Per-process costs added up by kind ({@link #KINDS}). */
     public static Map<String, Double> byKind(Map<String, Double> perProcess) {
@@ -71,16 +78,36 @@ public final class CpuMeter {
         if (process.startsWith("operator-")) {
             return redis ? "Operator redis-servers" : "Operator JVMs";
         }
+        if (process.equals(LOAD_CLIENT)) {
+            return "load client";
+        }
         return process.startsWith("aa-") ? "AA JVMs" : "RCA and DC";
     }
 
-    /** A table row: the label, successes, CPU ms per operation of each kind and in all. */
+    /** The most any one process of a kind's prefix ({@code ea-}, {@code aa-}) used per operation, its redis-server apart. */
+    static double busiest(Map<String, Double> perProcess, String prefix, boolean redis) {
+        return perProcess.entrySet().stream().filter(e -> e.getKey().startsWith(prefix) && e.getKey().endsWith(" redis") == redis)
+                .mapToDouble(Map.Entry::getValue).max().orElse(0);
+    }
+
+    /**
+     * A table row: the label, successes, CPU ms per operation of each kind, in all, the busiest EA JVM and its
+     * redis-server, the busiest AA JVM (the bottleneck of a host each), and the phase's achieved rate (operations/s).
+     */
     public static java.util.List<String> row(String label, PhaseResult phase, Map<String, Double> perProcess) {
         java.util.List<String> row = new java.util.ArrayList<>(java.util.List.of(label, Long.toString(phase.succeeded())));
         Map<String, Double> kinds = byKind(perProcess);
-        KINDS.forEach(k -> row.add(String.format(java.util.Locale.ROOT, "%.3f", kinds.get(k))));
-        row.add(String.format(java.util.Locale.ROOT, "%.3f", kinds.values().stream().mapToDouble(Double::doubleValue).sum()));
+        KINDS.forEach(k -> row.add(ms(kinds.get(k))));
+        row.add(ms(kinds.values().stream().mapToDouble(Double::doubleValue).sum()));
+        row.add(ms(busiest(perProcess, "ea-", false)));
+        row.add(ms(busiest(perProcess, "ea-", true)));
+        row.add(ms(busiest(perProcess, "aa-", false)));
+        row.add(String.format(java.util.Locale.ROOT, "%.1f", phase.achievedRate()));
         return row;
+    }
+
+    private static String ms(double v) {
+        return String.format(java.util.Locale.ROOT, "%.3f", v);
     }
 
     /** The header of {@link #row} tables. */
@@ -88,6 +115,10 @@ public final class CpuMeter {
         java.util.List<String> h = new java.util.ArrayList<>(java.util.List.of("phase", "successes"));
         KINDS.forEach(k -> h.add(k + " (CPU ms per operation)"));
         h.add("all processes");
+        h.add("busiest EA JVM");
+        h.add("busiest EA redis-server");
+        h.add("busiest AA JVM");
+        h.add("achieved (operations/s)");
         return h;
     }
 

@@ -7,7 +7,6 @@ import eu.vpki.loadclient.cluster.LocalCluster;
 import eu.vpki.loadclient.faults.Check;
 import eu.vpki.loadclient.faults.CheckResult;
 import eu.vpki.loadclient.faults.ConsistencyWorkload;
-import eu.vpki.loadclient.faults.FaultKind;
 import eu.vpki.loadclient.faults.FaultReport;
 import eu.vpki.loadclient.faults.FaultRun;
 import eu.vpki.loadclient.faults.FaultSchedule;
@@ -166,8 +165,8 @@ public final class ReplicasExperiment {
         log.accept(label + ": starting");
         FaultSchedule.Timing timing = new FaultSchedule.Timing(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1),
                 Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2));
-        // no faults (zero of one kind: the schedule is drawn from a non-empty map of counts)
-        FaultRun.Config fc = new FaultRun.Config(spec, 0, Map.of(FaultKind.REPLICA_KILL, 0), timing, Duration.ofSeconds(20), config.warmup(), config.quiet(),
+        // no faults
+        FaultRun.Config fc = new FaultRun.Config(spec, 0, Map.of(), timing, Duration.ofSeconds(20), config.warmup(), config.quiet(),
                 config.workload(), config.outDir(), config.budget());
         PhaseResult[] ec = new PhaseResult[1];
         FaultRun.Result result = FaultRun.run(fc, network, cluster -> {

@@ -35,21 +35,29 @@ public final class FaultSchedule {
     /**
      * Draws the schedule.
      *
-     * @param counts           how many of each kind (kinds absent or 0 are left out)
+     * @param counts           how many of each kind (kinds absent or 0 are left out; empty or all 0: no faults, for any
+     *                         replica count)
      * @param replicas         replicas in the group (EA and Operator)
      * @param failureDetection the group's failure-detection timeout
      */
     public static List<FaultPlan> draw(long seed, Map<FaultKind, Integer> counts, int replicas, Duration failureDetection, Timing timing) {
+        List<FaultKind> kinds = new ArrayList<>();
+        for (FaultKind kind : FaultKind.values()) {
+            int n = counts.getOrDefault(kind, 0);
+            if (n < 0) {
+                throw new IllegalArgumentException("a negative count of " + kind.label() + ": " + n);
+            }
+            for (int i = 0; i < n; i++) {
+                kinds.add(kind);
+            }
+        }
+        if (kinds.isEmpty()) {
+            return List.of();
+        }
         if (replicas < 3) {
             throw new IllegalArgumentException("faults need at least 3 replicas (a majority must survive one)");
         }
         Random random = new Random(seed);
-        List<FaultKind> kinds = new ArrayList<>();
-        new EnumMap<>(counts).forEach((kind, n) -> {
-            for (int i = 0; i < n; i++) {
-                kinds.add(kind);
-            }
-        });
         Collections.shuffle(kinds, random);
         int minority = (replicas - 1) / 2;
         List<FaultPlan> plans = new ArrayList<>(kinds.size());

@@ -36,7 +36,11 @@ class CpuMeterTest {
                 "rca", 0.0625));
         assertThat(kinds).containsEntry("EA JVMs", 1.5).containsEntry("EA redis-servers", 0.25).containsEntry("Operator JVMs", 0.125)
                 .containsEntry("Operator redis-servers", 0.0).containsEntry("AA JVMs", 2.0).containsEntry("RCA and DC", 0.0625);
-        List<String> row = CpuMeter.row("AT 20/s", phase(10), Map.of("aa-0", 2.0, "ea-0", 1.0));
-        assertThat(row).hasSize(CpuMeter.header().size()).startsWith("AT 20/s", "10").endsWith("3.000");
+        List<String> row = CpuMeter.row("AT 20/s", phase(10), Map.of("aa-0", 2.0, "ea-0", 1.0, "ea-1", 1.5, "ea-1 redis", 0.25,
+                "load client", 0.5));
+        assertThat(row).hasSize(CpuMeter.header().size()).startsWith("AT 20/s", "10");
+        assertThat(row.subList(CpuMeter.KINDS.size() + 2, row.size() - 1)).as("total, busiest EA JVM, its redis-server, AA JVM")
+                .containsExactly("5.250", "1.500", "0.250", "2.000");
+        assertThat(CpuMeter.kind("load client")).isEqualTo("load client");
     }
 }

@@ -49,4 +49,12 @@ class FaultScheduleTest {
 
         assertThat(plans).hasSize(3).allMatch(p -> p.kind() == FaultKind.REPLICA_KILL && p.size() == 1);
     }
+
+    @Test
+    void noFaults_anEmptyScheduleForAnyGroup() {
+        assertThat(FaultSchedule.draw(1, Map.of(), 1, Duration.ofSeconds(5), FaultSchedule.Timing.defaults())).isEmpty();
+        assertThat(FaultSchedule.draw(1, Map.of(FaultKind.PAUSE, 0), 2, Duration.ofSeconds(5), FaultSchedule.Timing.defaults())).isEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FaultSchedule.draw(1, Map.of(FaultKind.PAUSE, 1), 2,
+                Duration.ofSeconds(5), FaultSchedule.Timing.defaults())).hasMessageContaining("at least 3 replicas");
+    }
 }
