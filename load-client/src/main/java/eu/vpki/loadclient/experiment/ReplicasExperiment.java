@@ -293,7 +293,8 @@ public final class ReplicasExperiment {
         List<Sweep> out = new ArrayList<>();
         for (Run r : runs) {
             out.add(new Sweep("EC, " + r.mode() + ", " + r.replicas() + " EA replicas", PhaseResult.ENROLMENT,
-                    Map.of("mode", r.mode(), "eaReplicas", Integer.toString(r.replicas())), List.of(r.ec())));
+                    Map.of("mode", r.mode(), "eaReplicas", Integer.toString(r.replicas()), "operators", Integer.toString(config.operators()),
+                            "concurrency", Integer.toString(config.concurrency())), List.of(r.ec())));
         }
         for (int i = 0; i < atByAas.size(); i++) {
             out.add(new Sweep("AT, " + config.aaCounts().get(i) + " AAs", PhaseResult.AUTHORIZATION,
