@@ -36,7 +36,7 @@ import java.util.function.Consumer;
         description = {"The paper's experiments reproduced on this machine (docs/experiments.md): a report (HTML and JSON)",
                 "with charts shaped like the paper's figures and its values beside ours.", ""},
         subcommands = {ExperimentCommand.Centralised.class, ExperimentCommand.Replicas.class, ExperimentCommand.Geo.class,
-                ExperimentCommand.All.class})
+                ExperimentCommand.Model.class, ExperimentCommand.All.class})
 final class ExperimentCommand implements Runnable {
     static final int CUT_SHORT = 2;
 
@@ -266,8 +266,53 @@ final class ExperimentCommand implements Runnable {
         }
     }
 
+    @Command(name = "model", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"The capacity model (docs/experiments.md): reads the experiments' JSON reports (NAME.json of centralised,",
+                    "replicas, geo; any may be missing), fits the CPU per operation, validates each prediction against the runs and",
+                    "predicts the paper's 10-50 groups on the Terraform instance types. Exit code 0 when it could predict.", ""})
+    static final class Model implements Callable<Integer> {
+        @Option(names = "--reports", defaultValue = "run/experiments", description = "folder of the experiments' reports (default ${DEFAULT-VALUE})")
+        Path reports;
+        @Option(names = "--centralised", defaultValue = "centralised", description = "its report's name (default ${DEFAULT-VALUE})")
+        String centralised;
+        @Option(names = "--replicas", defaultValue = "replicas", description = "its report's name (default ${DEFAULT-VALUE})")
+        String replicas;
+        @Option(names = "--geo", defaultValue = "geo", description = "its report's name (default ${DEFAULT-VALUE})")
+        String geo;
+        @Option(names = "--cores", description = "cores of the machine the runs shared (default: this machine's)")
+        Double cores;
+        @Option(names = "--speed", defaultValue = "1", description = "a cloud vCPU's work against one core of that machine (default ${DEFAULT-VALUE})")
+        double speed;
+        @Option(names = "--report-dir", defaultValue = "run/experiments", description = "where the report goes (default ${DEFAULT-VALUE})")
+        Path reportDir;
+        @Option(names = "--name", defaultValue = "capacity", description = "report file name, without extension (default ${DEFAULT-VALUE})")
+        String name;
+
+        @Override
+        public Integer call() throws Exception {
+            tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+            java.util.Map<String, tools.jackson.databind.JsonNode> found = new java.util.LinkedHashMap<>();
+            java.util.Map<String, String> sources = new java.util.LinkedHashMap<>();
+            java.util.Map<String, String> names = java.util.Map.of(eu.vpki.loadclient.experiment.PaperValues.CENTRALISED, centralised,
+                    eu.vpki.loadclient.experiment.PaperValues.DISTRIBUTED, replicas, eu.vpki.loadclient.experiment.PaperValues.GEOGRAPHIC, geo);
+            for (var e : names.entrySet()) {
+                Path file = reports.resolve(e.getValue() + ".json");
+                if (java.nio.file.Files.isRegularFile(file)) {
+                    found.put(e.getKey(), json.readTree(java.nio.file.Files.readString(file)));
+                    sources.put("input: " + e.getKey(), file.toAbsolutePath().toString());
+                } else {
+                    sources.put("input: " + e.getKey(), "none (" + file + " not found)");
+                }
+            }
+            double machine = cores != null ? cores : Runtime.getRuntime().availableProcessors();
+            ExperimentReport report = eu.vpki.loadclient.experiment.CapacityReport.build(found, machine, speed, sources);
+            return write(report, reportDir, name);
+        }
+    }
+
     @Command(name = "all", mixinStandardHelpOptions = true,
-            description = {"Every experiment with its defaults, one after the other (centralised, replicas, geo), each with its own report.",
+            description = {"Every experiment with its defaults, one after the other (centralised, replicas, geo), each with its own report,",
+                    "then the capacity model over their reports.",
                     "Exit code 0 when every one ran to its end.", ""})
     static final class All implements Callable<Integer> {
         @Mixin
@@ -287,6 +332,10 @@ final class ExperimentCommand implements Runnable {
                 List<String> args = new ArrayList<>(List.of(experiment));
                 args.addAll(shared);
                 worst = Math.max(worst, new picocli.CommandLine(new ExperimentCommand()).execute(args.toArray(String[]::new)));
+            }
+            if (!placement.cleanup) {
+                worst = Math.max(worst, new picocli.CommandLine(new ExperimentCommand()).execute("model", "--reports",
+                        placement.reportDir.toString(), "--report-dir", placement.reportDir.toString()));
             }
             return worst;
         }

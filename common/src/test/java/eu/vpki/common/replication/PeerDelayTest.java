@@ -3,7 +3,6 @@ package eu.vpki.common.replication;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.ObjectMessage;
-import org.jgroups.Receiver;
 import org.jgroups.conf.ProtocolConfiguration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,11 +27,11 @@ class PeerDelayTest {
     private static final ReplicationConfig.Timeouts TIMEOUTS = new ReplicationConfig.Timeouts(Duration.ofSeconds(5),
             Duration.ofSeconds(20), Duration.ofMillis(500), Duration.ofSeconds(5));
     private static final long DELAY_MS = 300;
-    private final List<JChannel> channels = new ArrayList<>();
+    private final BareChannels channels = new BareChannels();
 
     @AfterEach
     void close() {
-        channels.forEach(JChannel::close);
+        channels.close();
     }
 
     @Test
@@ -91,21 +90,10 @@ class PeerDelayTest {
     }
 
     private static ReplicationConfig config(String id, int port, String hosts) {
-        return new ReplicationConfig("unused", id, ReplicationConfig.Order.FIFO, ReplicationConfig.Propagation.ASYNC, "127.0.0.1", port,
-                new ReplicationConfig.Discovery.TcpPing(hosts), 2, TIMEOUTS, ReplicationConfig.DEFAULT_APPLY_GROUPING,
-                ReplicationConfig.DEFAULT_STATUS_INTERVAL);
+        return BareChannels.config(id, port, hosts, TIMEOUTS);
     }
 
     private JChannel start(ReplicationConfig config, String cluster, java.util.function.Consumer<Message> received) throws Exception {
-        JChannel channel = new JChannel(JGroupsStack.configure(config)).name(config.replicaId());
-        channels.add(channel);
-        channel.setReceiver(new Receiver() {
-            @Override
-            public void receive(Message message) {
-                received.accept(message);
-            }
-        });
-        channel.connect(cluster);
-        return channel;
+        return channels.start(config, cluster, received);
     }
 }

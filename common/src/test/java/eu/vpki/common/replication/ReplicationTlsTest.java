@@ -4,7 +4,6 @@ import eu.vpki.common.etsi.crypto.DeploymentCa;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.ObjectMessage;
-import org.jgroups.Receiver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -35,11 +33,11 @@ class ReplicationTlsTest {
 
     @TempDir
     Path dir;
-    private final List<JChannel> channels = new ArrayList<>();
+    private final BareChannels channels = new BareChannels();
 
     @AfterEach
     void close() {
-        channels.forEach(JChannel::close);
+        channels.close();
     }
 
     @Test
@@ -94,9 +92,7 @@ class ReplicationTlsTest {
     }
 
     private static ReplicationConfig config(String id, int port, String hosts) {
-        return new ReplicationConfig("unused", id, ReplicationConfig.Order.FIFO, ReplicationConfig.Propagation.ASYNC, "127.0.0.1", port,
-                new ReplicationConfig.Discovery.TcpPing(hosts), 2, TIMEOUTS, ReplicationConfig.DEFAULT_APPLY_GROUPING,
-                ReplicationConfig.DEFAULT_STATUS_INTERVAL);
+        return BareChannels.config(id, port, hosts, TIMEOUTS);
     }
 
     private static String hosts(int[] ports) {
@@ -108,15 +104,6 @@ class ReplicationTlsTest {
     }
 
     private JChannel start(ReplicationConfig config, String cluster, List<Message> received) throws Exception {
-        JChannel channel = new JChannel(JGroupsStack.configure(config)).name(config.replicaId());
-        channels.add(channel);
-        channel.setReceiver(new Receiver() {
-            @Override
-            public void receive(Message message) {
-                received.add(message);
-            }
-        });
-        channel.connect(cluster);
-        return channel;
+        return channels.start(config, cluster, received::add);
     }
 }
