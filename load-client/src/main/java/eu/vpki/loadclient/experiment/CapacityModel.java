@@ -66,7 +66,7 @@ public final class CapacityModel {
 
     /**
      * Least squares of {@code origin / n + perReplica + perMember * N} over the points: all three terms with at
-     * least three distinct replica counts (and TOTAL order, where the sequencer's relaying grows with N), else
+     * least four distinct replica counts (and TOTAL order, where the sequencer's relaying grows with N), else
      * without {@code perMember}; with one replica count only, a constant.
      */
     public static EcDemand fit(String mode, Collection<EcPoint> points, boolean sequencer) {
@@ -78,7 +78,8 @@ public final class CapacityModel {
         if (distinct == 1) {
             return new EcDemand(mode, 0, p.stream().mapToDouble(EcPoint::demandMs).average().orElseThrow(), 0, p.size());
         }
-        boolean three = sequencer && distinct >= 3;
+        // three terms need a fourth replica count: with three, an exact fit of noise (a negative term) would pass for a model
+        boolean three = sequencer && distinct >= 4;
         int k = three ? 3 : 2;
         double[][] x = new double[p.size()][k];
         double[] y = new double[p.size()];

@@ -23,6 +23,9 @@ class CapacityModelTest {
         // 20 groups: 6/20 + 0.5 + 0.1 * 40 = 4.8
         assertThat(total.at(20, 40)).isCloseTo(4.8, within(1e-9));
 
+        // three replica counts only: no sequencer term even in TOTAL order (three points would fit any three terms exactly)
+        assertThat(CapacityModel.fit("TOTAL + SYNC", points.subList(0, 3), true).perMember()).isZero();
+
         // FIFO: no sequencer term; D = 4/n + 1 exactly
         List<CapacityModel.EcPoint> fifo = List.of(new CapacityModel.EcPoint(3, 5, 4.0 / 3 + 1), new CapacityModel.EcPoint(5, 7, 1.8));
         CapacityModel.EcDemand f = CapacityModel.fit("FIFO + ASYNC", fifo, false);
