@@ -34,6 +34,14 @@ import java.util.Optional;
  * valid, that the signature over the SharedAtRequest verifies with it, that the station is active
  * and that the requested permissions are within what its operator allowed, and answers the
  * confirmed subject attributes. The EA never sees the AT keys (they are not in the request).
+ *
+ * <p>A refusal is the EA's decision about the station and is answered inside an ETSI response. A
+ * failure of this replica rather than of the request ({@link ErrorCode#serverSide()}: out of
+ * service because it is in a minority, catching up or lost its Redis; an internal failure) decides
+ * nothing about the station, so it is not answered with an ETSI code: it is thrown, the access point
+ * answers it as an HTTP problem (503 for a replica out of service), and the AA tries the next replica
+ * of this EA (docs/aa.md, step 7). A vehicle is never refused because the replica it happened to
+ * reach could not decide.
  */
 public final class AuthorizationValidationService {
     private static final Logger log = LoggerFactory.getLogger(AuthorizationValidationService.class);
@@ -62,6 +70,8 @@ public final class AuthorizationValidationService {
      *
      * @return the encrypted AuthorizationValidationResponse (confirmed attributes, or a refusal code)
      * @throws UndecryptableRequestException when the body cannot be decrypted
+     * @throws PkiException with a {@linkplain ErrorCode#serverSide() server-side} code when this replica
+     *                      could not decide (e.g. {@link ErrorCode#REPLICATION_UNAVAILABLE}): no ETSI answer
      */
     public byte[] validate(byte[] body) {
         long start = System.nanoTime();
@@ -81,9 +91,13 @@ public final class AuthorizationValidationService {
             return response;
         } catch (RuntimeException failure) {
             ErrorCode code = EtsiRefusals.codeOf(failure);
+            metrics.refused(start, code);
+            if (code.serverSide()) {
+                EtsiRefusals.log(log, "authorization validation", failure, "an HTTP problem, for the AA to ask another replica");
+                throw failure instanceof PkiException pki ? pki : new PkiException(code, code.summary(), failure);
+            }
             int responseCode = EtsiRefusals.validationResponseCode(failure);
             EtsiRefusals.log(log, "authorization validation", failure, EtsiCodes.validationName(responseCode));
-            metrics.refused(start, code);
             return AuthorizationValidationMessages.response(request, responseCode, null,
                     ea.signer(), ea.certificate(), clock.instant(), encryption);
         }

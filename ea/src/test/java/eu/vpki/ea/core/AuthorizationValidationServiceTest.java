@@ -2,6 +2,7 @@ package eu.vpki.ea.core;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
@@ -95,19 +96,20 @@ class AuthorizationValidationServiceTest {
     }
 
     @Test
-    void replicaOutOfService_refusesTheValidationOfAValidEc() {
+    void replicaOutOfService_decidesNothing_noEtsiAnswer_butAServerSideFailure_forTheAaToAskAnotherReplica() {
         SimulatedStation station = ea.enrolled("VIN-OUT", EtsiCurve.NIST_P256);
         OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
         ea.replica.close(); // out of service like a minority or a FAILED replica: ReplicaStatus not SERVING
         String before = ea.replica.stateDigest();
 
         try (LogCapture log = LogCapture.of(AuthorizationValidationService.class)) {
-            var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
-
-            assertThat(result.responseCode()).isEqualTo(EtsiCodes.Validation.DENIEDREQUEST);
-            assertThat(result.confirmed()).isEmpty();
+            assertThatThrownBy(() -> ea.validation.validate(toEa.body()))
+                    .isInstanceOfSatisfying(PkiException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.REPLICATION_UNAVAILABLE);
+                        assertThat(e.code().serverSide()).isTrue();
+                    });
             assertThat(log.events(ch.qos.logback.classic.Level.WARN)).singleElement()
-                    .satisfies(e -> assertThat(e.getFormattedMessage()).contains("REPLICATION_UNAVAILABLE", "CLOSED"));
+                    .satisfies(e -> assertThat(e.getFormattedMessage()).contains("REPLICATION_UNAVAILABLE", "CLOSED", "another replica"));
         }
         assertThat(ea.replica.stateDigest()).isEqualTo(before);
     }

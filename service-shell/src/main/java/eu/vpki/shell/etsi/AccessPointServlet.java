@@ -114,7 +114,9 @@ public final class AccessPointServlet extends HttpServlet {
 
     private static void problem(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem, Exception cause) throws IOException {
         String where = request.getMethod() + " " + request.getRequestURI();
-        if (problem.getStatus() >= 500) {
+        if (problem.getStatus() == HttpServletResponse.SC_SERVICE_UNAVAILABLE) { // expected while out of service: no stack trace
+            log.warn("{} not served: {} {}: {}", where, problem.getStatus(), problem.getProperties().get("error"), problem.getDetail());
+        } else if (problem.getStatus() >= 500) {
             log.error("{} failed: {} {}", where, problem.getStatus(), problem.getProperties().get("error"), cause);
         } else {
             log.info("{} refused: {} {}: {}", where, problem.getStatus(), problem.getProperties().get("error"), problem.getDetail());

@@ -2,6 +2,7 @@ package eu.vpki.shell.etsi;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
+import eu.vpki.common.testing.LogCapture;
 import eu.vpki.common.testing.StreamedPost;
 import eu.vpki.shell.ShellTestApplication;
 import eu.vpki.shell.limits.RequestBodyLimit;
@@ -49,13 +50,19 @@ class AccessPointServletTest {
             return new RequestBodyLimit("test.etsi-bytes", List.of("/etsi/echo"), 1000);
         }
 
-        /** Answers the body reversed; a body starting with 1 is refused as undecryptable, with 2 fails unexpectedly. */
+        /**
+         * Answers the body reversed; a body starting with 1 is refused as undecryptable, with 2 fails unexpectedly,
+         * with 7 is not served by a replica out of service.
+         */
         @Bean
         ServletRegistrationBean<AccessPointServlet> echo() {
             return AccessPointServlet.registration("echo", "/etsi/echo", "an EchoRequest", body -> {
                 REACHED.incrementAndGet();
                 if (body.length > 0 && body[0] == 1) {
                     throw new PkiException(ErrorCode.MALFORMED_ENCODING, "cannot decrypt this");
+                }
+                if (body.length > 0 && body[0] == 7) {
+                    throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "replica ea-1 is MINORITY");
                 }
                 if (body.length > 0 && body[0] == 2) {
                     throw new IllegalStateException("internal secret");
@@ -121,6 +128,20 @@ class AccessPointServletTest {
         HttpResponse<byte[]> failed = post("/etsi/echo", "application/x-its-request", new byte[]{2});
         assertThat(failed.statusCode()).isEqualTo(500);
         assertThat(text(failed)).contains("\"error\":\"INTERNAL_ERROR\"").doesNotContain("internal secret");
+    }
+
+    @Test
+    void aReplicaOutOfService_is503_soThatTheCallerTriesAnotherReplica_loggedWithoutAStackTrace() throws Exception {
+        try (LogCapture log = LogCapture.of(AccessPointServlet.class)) {
+            HttpResponse<byte[]> notServed = post("/etsi/echo", "application/x-its-request", new byte[]{7});
+
+            assertThat(notServed.statusCode()).isEqualTo(503);
+            assertThat(notServed.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(text(notServed)).contains("\"error\":\"REPLICATION_UNAVAILABLE\"", "\"code\":703");
+            assertThat(log.events(ch.qos.logback.classic.Level.WARN)).singleElement()
+                    .satisfies(e -> assertThat(e.getThrowableProxy()).isNull());
+            assertThat(log.events(ch.qos.logback.classic.Level.ERROR)).isEmpty();
+        }
     }
 
     @Test
