@@ -165,9 +165,9 @@ public final class ReplicasExperiment {
         log.accept(label + ": starting");
         FaultSchedule.Timing timing = new FaultSchedule.Timing(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1),
                 Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(2));
-        // no faults
+        // no faults; each replica count's history in a folder of its own (the file is named after the mode and seed only)
         FaultRun.Config fc = new FaultRun.Config(spec, 0, Map.of(), timing, Duration.ofSeconds(20), config.warmup(), config.quiet(),
-                config.workload(), config.outDir(), config.budget());
+                config.workload(), config.outDir().resolve(spec.eaReplicas() + "-ea-replicas"), config.budget());
         PhaseResult[] ec = new PhaseResult[1];
         FaultRun.Result result = FaultRun.run(fc, network, cluster -> {
             LocalCluster.Endpoints e = cluster.endpoints();
