@@ -53,7 +53,7 @@ aa AuthorizationFuzzTest authorizationPlaintext 100000
 dc TrustListIngestFuzzTest ingest 500000
 "
 
-mkdir -p "$(dirname "$results")"
+mkdir -p target "$(dirname "$results")" # each target's console goes to target/fuzz-<class>-<method>.log
 mvn -B -q -o -pl common,ea,aa,dc -am test-compile || exit 1
 status=0
 while read -r module class method inputs; do
