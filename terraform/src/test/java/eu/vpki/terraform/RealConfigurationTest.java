@@ -5,7 +5,7 @@ import eu.vpki.terraform.checks.Deployment;
 import eu.vpki.terraform.checks.Violation;
 import eu.vpki.terraform.hcl.Ast.ObjectCons;
 import eu.vpki.terraform.hcl.Ast.ObjectItem;
-import eu.vpki.terraform.hcl.HclParser;
+import eu.vpki.terraform.hcl.HclReader;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -42,9 +42,9 @@ class RealConfigurationTest {
                         "modules/host-config/templates/user-data.sh.tftpl", "examples/eu-us.tfvars");
         for (Path f : files) {
             if (f.toString().endsWith(".tftpl")) {
-                assertThat(HclParser.parseTemplateFile(f).parts()).as(f.toString()).isNotEmpty();
+                assertThat(HclReader.readTemplateFile(f).parts()).as(f.toString()).isNotEmpty();
             } else {
-                assertThat(HclParser.parseFile(f).attributes().size() + HclParser.parseFile(f).blocks().size())
+                assertThat(HclReader.readFile(f).attributes().size() + HclReader.readFile(f).blocks().size())
                         .as(f.toString()).isPositive();
             }
         }
@@ -52,7 +52,7 @@ class RealConfigurationTest {
 
     @Test
     void exampleDeploysEuropeAndUsWest() {
-        ObjectCons regions = (ObjectCons) HclParser.parseFile(EXAMPLE).expr("regions").orElseThrow();
+        ObjectCons regions = (ObjectCons) HclReader.readFile(EXAMPLE).expr("regions").orElseThrow();
         assertThat(regions.items()).map(ObjectItem::constantKey).map(k -> k.orElseThrow())
                 .contains("eu-west-1", "us-west-2");
     }

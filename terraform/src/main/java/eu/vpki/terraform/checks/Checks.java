@@ -11,7 +11,7 @@ import eu.vpki.terraform.hcl.Ast.ScopeTraversal;
 import eu.vpki.terraform.hcl.Ast.Template;
 import eu.vpki.terraform.hcl.Ast.TemplatePart;
 import eu.vpki.terraform.hcl.HclParseException;
-import eu.vpki.terraform.hcl.HclParser;
+import eu.vpki.terraform.hcl.HclReader;
 import eu.vpki.terraform.checks.Resolver.ForIn;
 import eu.vpki.terraform.checks.Resolver.TemplateCall;
 
@@ -134,7 +134,7 @@ public final class Checks {
             return Optional.empty();
         }
         try {
-            return Optional.of(HclParser.parseTemplateFile(file));
+            return Optional.of(HclReader.readTemplateFile(file));
         } catch (HclParseException e) {
             violations.add(new Violation(check, tc.pos(), u.resource().describe() + ": " + e.getMessage()));
             return Optional.empty();

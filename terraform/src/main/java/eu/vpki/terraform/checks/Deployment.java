@@ -1,7 +1,7 @@
 package eu.vpki.terraform.checks;
 
 import eu.vpki.terraform.hcl.Ast.Body;
-import eu.vpki.terraform.hcl.HclParser;
+import eu.vpki.terraform.hcl.HclReader;
 
 import java.nio.file.Path;
 
@@ -9,6 +9,6 @@ import java.nio.file.Path;
 public record Deployment(ModuleInstance root, Body example, Path examplePath) {
 
     public static Deployment load(Path rootDir, Path exampleTfvars) {
-        return new Deployment(ModuleInstance.loadRoot(rootDir), HclParser.parseFile(exampleTfvars), exampleTfvars);
+        return new Deployment(ModuleInstance.loadRoot(rootDir), HclReader.readFile(exampleTfvars), exampleTfvars);
     }
 }

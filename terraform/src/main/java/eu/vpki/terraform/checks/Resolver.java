@@ -5,11 +5,9 @@ import eu.vpki.terraform.hcl.Ast.BinaryOp;
 import eu.vpki.terraform.hcl.Ast.Block;
 import eu.vpki.terraform.hcl.Ast.Conditional;
 import eu.vpki.terraform.hcl.Ast.Expr;
-import eu.vpki.terraform.hcl.Ast.ForDirective;
 import eu.vpki.terraform.hcl.Ast.ForExpr;
 import eu.vpki.terraform.hcl.Ast.FunctionCall;
 import eu.vpki.terraform.hcl.Ast.GetAttr;
-import eu.vpki.terraform.hcl.Ast.IfDirective;
 import eu.vpki.terraform.hcl.Ast.Index;
 import eu.vpki.terraform.hcl.Ast.Interpolation;
 import eu.vpki.terraform.hcl.Ast.Literal;
@@ -276,12 +274,6 @@ public final class Resolver {
                 out.add(new Constant(lt.text(), false, pos));
             } else if (p instanceof Interpolation in) {
                 walk(in.expr(), env, List.of(), false, out, d);
-            } else if (p instanceof IfDirective id) {
-                walk(id.condition(), env, List.of(), false, out, d);
-                parts(id.then(), pos, env, out, d);
-                parts(id.otherwise(), pos, env, out, d);
-            } else if (p instanceof ForDirective fd) {
-                parts(fd.body(), pos, env, out, d);
             }
         }
     }

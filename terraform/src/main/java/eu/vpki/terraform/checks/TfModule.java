@@ -3,7 +3,7 @@ package eu.vpki.terraform.checks;
 import eu.vpki.terraform.hcl.Ast.Attribute;
 import eu.vpki.terraform.hcl.Ast.Block;
 import eu.vpki.terraform.hcl.Ast.Body;
-import eu.vpki.terraform.hcl.HclParser;
+import eu.vpki.terraform.hcl.HclReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,7 +39,7 @@ public final class TfModule {
             throw new UncheckedIOException(e);
         }
         for (Path f : files) {
-            Body body = HclParser.parseFile(f);
+            Body body = HclReader.readFile(f);
             for (Block b : body.blocks()) {
                 switch (b.type()) {
                     case "variable" -> m.variables.put(b.label(0), b);

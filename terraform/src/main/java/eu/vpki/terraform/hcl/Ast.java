@@ -4,7 +4,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** Syntax tree of HCL2 native syntax: bodies of attributes and blocks, and expressions. */
+/**
+ * Syntax tree of HCL2 native syntax, as the checks read it: bodies of attributes and blocks, and expressions
+ * with references kept as syntax. {@link HclReader} builds it from rewrite-hcl's tree.
+ */
 public final class Ast {
 
     private Ast() {
@@ -51,14 +54,14 @@ public final class Ast {
     public record Literal(Object value, Pos pos) implements Expr {
     }
 
-    /** A quoted string, heredoc or template file with interpolations and directives. */
+    /** A quoted string, heredoc or template file: literal text and interpolations. */
     public record Template(List<TemplatePart> parts, Pos pos) implements Expr {
         /** The expression of a template that is exactly one interpolation ("${x}"), which HCL unwraps. */
         public Optional<Expr> unwrapped() {
             return parts.size() == 1 && parts.get(0) instanceof Interpolation i ? Optional.of(i.expr()) : Optional.empty();
         }
 
-        /** The text of a template without interpolations or directives. */
+        /** The text of a template without interpolations. */
         public Optional<String> constant() {
             StringBuilder sb = new StringBuilder();
             for (TemplatePart p : parts) {
@@ -71,19 +74,13 @@ public final class Ast {
         }
     }
 
-    public sealed interface TemplatePart permits LiteralText, Interpolation, IfDirective, ForDirective {
+    public sealed interface TemplatePart permits LiteralText, Interpolation {
     }
 
     public record LiteralText(String text) implements TemplatePart {
     }
 
     public record Interpolation(Expr expr) implements TemplatePart {
-    }
-
-    public record IfDirective(Expr condition, List<TemplatePart> then, List<TemplatePart> otherwise) implements TemplatePart {
-    }
-
-    public record ForDirective(String keyVar, String valueVar, Expr collection, List<TemplatePart> body) implements TemplatePart {
     }
 
     /** A step of a traversal: {@code .name} or {@code [key]}. */
@@ -104,7 +101,8 @@ public final class Ast {
     public record RelativeTraversal(Expr source, List<Step> steps, Pos pos) implements Expr {
     }
 
-    public record FunctionCall(String name, List<Expr> args, boolean expandFinal, Pos pos) implements Expr {
+    /** {@code f(a, b)}; a final {@code ...} (expand the last argument) is not recorded. */
+    public record FunctionCall(String name, List<Expr> args, Pos pos) implements Expr {
     }
 
     public record Tuple(List<Expr> items, Pos pos) implements Expr {
