@@ -48,6 +48,12 @@ class ChecksCanFailTest {
         return this;
     }
 
+    /** Runs a check on a small bad configuration of its own under src/test/resources/fixtures. */
+    private List<String> runOnFixture(Check check, String fixture) throws URISyntaxException {
+        Path dir = Path.of(getClass().getResource("/fixtures/" + fixture + "/main.tf").toURI()).getParent();
+        return check.run(Deployment.load(dir, dir.resolve("example.tfvars"))).stream().map(Violation::toString).toList();
+    }
+
     private List<String> run(Check check) {
         Deployment d = Deployment.load(copy, copy.resolve("examples/eu-us.tfvars"));
         return check.run(d).stream().map(Violation::toString).toList();
@@ -76,6 +82,15 @@ class ChecksCanFailTest {
         assertThat(run(new RegionsCheck())).hasSize(2);
     }
 
+    @Test
+    void regionsReportsEveryMistakeOfTheBadFixture() throws URISyntaxException {
+        assertThat(runOnFixture(new RegionsCheck(), "bad-regions")).hasSize(4)
+                .anySatisfy(v -> assertThat(v).contains("region eu-west-1 of the example does not instantiate module region"))
+                .anySatisfy(v -> assertThat(v).contains("region us-east-1 of the example does not instantiate module region"))
+                .anySatisfy(v -> assertThat(v).contains("aws_vpc.this in modules/region does not set region = var.region"))
+                .anySatisfy(v -> assertThat(v).contains("data.aws_availability_zones.available in modules/region does not set"));
+    }
+
     // ---------------------------------------------------------------- management port
 
     @Test
@@ -92,6 +107,14 @@ class ChecksCanFailTest {
         assertThat(run(new ManagementPortCheck())).hasSize(2)
                 .anySatisfy(v -> assertThat(v).contains("aws_lb_target_group_attachment.ea forwards to"))
                 .anySatisfy(v -> assertThat(v).contains("aws_lb_listener.http listens on 9082, not 80 or 443"));
+    }
+
+    @Test
+    void managementPortReportsEveryMistakeOfTheBadFixture() throws URISyntaxException {
+        assertThat(runOnFixture(new ManagementPortCheck(), "bad-management-port")).hasSize(3)
+                .anySatisfy(v -> assertThat(v).contains("aws_lb_target_group.ea forwards to management port 9083"))
+                .anySatisfy(v -> assertThat(v).contains("aws_lb_target_group_attachment.operator forwards to a port that is not a constant"))
+                .anySatisfy(v -> assertThat(v).contains("aws_lb_listener.aa listens on 8085, not 80 or 443"));
     }
 
     // ---------------------------------------------------------------- ingress
@@ -122,9 +145,7 @@ class ChecksCanFailTest {
 
     @Test
     void ingressReportsEveryFormOfRuleInTheBadFixture() throws URISyntaxException {
-        Path fixture = Path.of(getClass().getResource("/fixtures/bad-ingress/main.tf").toURI()).getParent();
-        List<String> violations = new IngressCheck().run(Deployment.load(fixture, fixture.resolve("example.tfvars")))
-                .stream().map(Violation::toString).toList();
+        List<String> violations = runOnFixture(new IngressCheck(), "bad-ingress");
         assertThat(violations).hasSize(4)
                 .anySatisfy(v -> assertThat(v).contains("aws_security_group.replicas opens port 7800 (JGroups), 8081 (RCA admin API), 8084 (Operator API) to 0.0.0.0/0 (default of var.world)"))
                 .anySatisfy(v -> assertThat(v).contains("var.world is a source of aws_security_group.replicas").contains("no validation rejects"))
@@ -207,7 +228,22 @@ class ChecksCanFailTest {
                 .allSatisfy(v -> assertThat(v).contains("the user data does not fetch every secret_files entry"));
     }
 
-    // ------------------------------------------------------------ consistency
+    @Test
+    void secretsReportsEveryMistakeOfTheBadFixture() throws URISyntaxException {
+        assertThat(runOnFixture(new SecretsCheck(), "bad-secrets")).hasSize(10)
+                .anySatisfy(v -> assertThat(v).contains("variable admin_token looks like a credential but is not sensitive"))
+                .anySatisfy(v -> assertThat(v).contains("variable admin_token looks like a credential but has a default"))
+                .anySatisfy(v -> assertThat(v).contains("aws_secretsmanager_secret_version.keystore_password sets secret_string"))
+                .anySatisfy(v -> assertThat(v).contains("module.operator: a secret_id comes from the constant"))
+                .anySatisfy(v -> assertThat(v).contains("module.operator: serves a bearer-token API ([operator]) without SERVER_SSL_BUNDLE"))
+                .anySatisfy(v -> assertThat(v).contains("gives no SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_CERTIFICATE"))
+                .anySatisfy(v -> assertThat(v).contains("gives no SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY"))
+                .anySatisfy(v -> assertThat(v).contains("module.operator: runs its own Redis but secret_files gives no VPKI_REDIS_PASSWORD_FILE"))
+                .anySatisfy(v -> assertThat(v).contains("module.operator: environment sets VPKI_ADMIN_TOKEN in plain text"))
+                .anySatisfy(v -> assertThat(v).contains("aws_instance.this: the user data does not fetch every secret_files entry"));
+    }
+
+    // ---------------------------------------------------------------- consistency
 
     @Test
     void consistencyReportsAHardCodedOrder() throws IOException {
@@ -262,5 +298,14 @@ class ChecksCanFailTest {
     void consistencyReportsWhenNoReplicaHostIsFound() throws IOException {
         mutate("modules/region/hosts.tf", "    VPKI_REPLICATION_DISCOVERY        = var.replication_discovery\n", "");
         assertThat(run(new ConsistencyCheck())).singleElement().asString().contains("no replica host found");
+    }
+
+    @Test
+    void consistencyReportsEveryMistakeOfTheBadFixture() throws URISyntaxException {
+        assertThat(runOnFixture(new ConsistencyCheck(), "bad-consistency")).hasSize(4)
+                .anySatisfy(v -> assertThat(v).contains("variable replication_order has no validation restricting it to"))
+                .anySatisfy(v -> assertThat(v).contains("variable replication_propagation has no validation restricting it to"))
+                .anySatisfy(v -> assertThat(v).contains("VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"TOTAL\""))
+                .anySatisfy(v -> assertThat(v).contains("VPKI_REPLICATION_PROPAGATION is derived from var.replication_propagation"));
     }
 }
