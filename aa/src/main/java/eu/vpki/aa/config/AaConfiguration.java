@@ -18,12 +18,11 @@ import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
-import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.shell.keys.AuthorityKeys;
-import eu.vpki.shell.keys.ConfigFiles;
 import eu.vpki.shell.replay.CaffeineReplayCache;
+import eu.vpki.shell.trust.TrustListProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -53,15 +52,10 @@ public class AaConfiguration {
         return AaIdentity.of(keys.certificate(), new SoftwareSigner(keys.signing(), random), keys.encryption());
     }
 
+    /** The CTL and CRL from {@code vpki.dc.urls}, verified against {@code vpki.rca.certificate-file} (both required). */
     @Bean
     TrustListClient trustListClient(TrustListProperties trust) {
-        if (trust.rca().certificateFile() == null) {
-            throw new IllegalStateException("vpki.rca.certificate-file is required: the AA verifies the CTL against the RCA");
-        }
-        EtsiCertificate rca = EtsiCertificate.decode(ConfigFiles.read(trust.rca().certificateFile(), "vpki.rca.certificate-file"));
-        TrustListProperties.Dc dc = trust.dc();
-        return new TrustListClient(dc.urls(), rca, new TrustListClient.Options(dc.connectTimeout(), dc.requestTimeout(),
-                dc.maxAge(), dc.nextUpdateMargin()));
+        return trust.client();
     }
 
     @Bean

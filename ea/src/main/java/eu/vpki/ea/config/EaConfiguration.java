@@ -1,11 +1,9 @@
 package eu.vpki.ea.config;
 
 import eu.vpki.common.audit.AuditLog;
-import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.shell.limits.RequestBodyLimit;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
-import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.fleet.FleetKeys;
 import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.replication.Replica;
@@ -15,7 +13,7 @@ import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EaIdentity;
 import eu.vpki.ea.core.EnrolmentService;
 import eu.vpki.shell.keys.AuthorityKeys;
-import eu.vpki.shell.keys.ConfigFiles;
+import eu.vpki.shell.trust.TrustListProperties;
 import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -32,7 +30,7 @@ import java.util.Optional;
 
 /** Reads the configuration and wires the EA core: the only place that knows both. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({EaProperties.class, RcaProperties.class, DcProperties.class})
+@EnableConfigurationProperties({EaProperties.class, TrustListProperties.class})
 public class EaConfiguration {
     /** Bodies of the EA's endpoints over {@code vpki.ea.max-request-bytes} are refused (413) by the service shell before anything buffers them. */
     @Bean
@@ -64,20 +62,18 @@ public class EaConfiguration {
      * else from a CTL file ({@code vpki.ea.ctl-file}); both need {@code vpki.rca.certificate-file}.
      */
     @Bean
-    AuthorizationAuthorityDirectory authorizationAuthorities(EaProperties ea, RcaProperties rca, DcProperties dc, Clock clock) {
-        if (dc.urls().isEmpty() && ea.ctlFile() == null) {
+    AuthorizationAuthorityDirectory authorizationAuthorities(EaProperties ea, TrustListProperties trust, Clock clock) {
+        if (trust.dc().urls().isEmpty() && ea.ctlFile() == null) {
             log.warn("neither vpki.dc.urls nor vpki.ea.ctl-file is set: no AA is trusted, every authorization validation is refused");
             return id -> Optional.empty();
         }
-        if (rca.certificateFile() == null) {
+        if (trust.rca().certificateFile() == null) {
             throw new IllegalStateException("vpki.dc.urls / vpki.ea.ctl-file need vpki.rca.certificate-file to verify the CTL");
         }
-        EtsiCertificate root = EtsiCertificate.decode(ConfigFiles.read(rca.certificateFile(), "vpki.rca.certificate-file"));
-        if (!dc.urls().isEmpty()) {
-            return new TrustListDirectory(new TrustListClient(dc.urls(), root, TrustListClient.Options.defaults()), clock,
-                    dc.refreshInterval());
+        if (!trust.dc().urls().isEmpty()) {
+            return new TrustListDirectory(trust.client(), clock, trust.dc().checkInterval());
         }
-        return new CtlFileDirectory(ea.ctlFile(), root, clock);
+        return new CtlFileDirectory(ea.ctlFile(), trust.rcaCertificate(), clock);
     }
 
     /**

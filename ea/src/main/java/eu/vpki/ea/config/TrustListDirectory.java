@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * The AAs of the RCA's current CTL as fetched and verified by {@link TrustListClient} from the DCs
  * ({@code vpki.dc.urls}): an AA is accepted if the full CTL lists it, it chains to the RCA (the
  * client's trust store keeps only those) and the CRL does not revoke it. Refreshed in the background
- * every {@code vpki.dc.refresh-interval} when due; until the first successful fetch every validation
+ * every {@code vpki.dc.check-interval} when due; until the first successful fetch every validation
  * is refused (INVALIDAA), and a failed refresh keeps the lists held.
  */
 final class TrustListDirectory implements AuthorizationAuthorityDirectory, AutoCloseable {

@@ -380,7 +380,7 @@ public final class LocalCluster implements AutoCloseable {
                     "vpki.ea.certificate-file", eaCertFile.toString(),
                     "vpki.rca.certificate-file", rcaCert.toString(),
                     "vpki.dc.urls", dcUrl.toString(),
-                    "vpki.dc.refresh-interval", "5s"));
+                    "vpki.dc.check-interval", "5s"));
             group.add(addReplica(name, ReplicaNode.Kind.EA, host, eaUrls.get(i), redisBinary, r, jar("ea"), WORK_JVM, p, logs));
         }
         List<URI> operatorUrls = new ArrayList<>();
