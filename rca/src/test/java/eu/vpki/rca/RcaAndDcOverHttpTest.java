@@ -15,7 +15,9 @@ import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.testing.PublishedFile;
 import eu.vpki.common.testing.TestTls;
 import eu.vpki.dc.DcApplication;
+import eu.vpki.shell.openapi.UndeclaredProblems;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -87,6 +89,14 @@ class RcaAndDcOverHttpTest {
         Stream.of(dc2, dc1, rca).filter(c -> c != null && c.isActive()).forEach(ConfigurableApplicationContext::close);
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    /** The admin API answered only problems its OpenAPI description lists (the shell's UndeclaredProblems). */
+    @AfterEach
+    void everyAnsweredProblemIsDescribed() {
+        if (rca != null && rca.isActive()) {
+            assertThat(rca.getBean(UndeclaredProblems.class).take()).as("problems the published OpenAPI does not list").isEmpty();
         }
     }
 

@@ -6,8 +6,11 @@ import eu.vpki.common.testing.PublishedFile;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.common.testing.TestTls;
 import eu.vpki.operator.OperatorApplication;
+import eu.vpki.shell.openapi.UndeclaredProblems;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -62,6 +65,15 @@ class OperatorApiTest {
         registry.add("server.address", () -> "127.0.0.1");
         TestTls.loopback().serverProperties().forEach((k, v) -> registry.add(k, () -> v));
         registry.add("vpki.audit.dir", () -> credentials.getParent().resolve("operator-api-audit-" + jgroups).toString());
+    }
+
+    @Autowired
+    UndeclaredProblems undeclaredProblems;
+
+    /** The API answered only problems its OpenAPI description lists (the shell's UndeclaredProblems). */
+    @AfterEach
+    void everyAnsweredProblemIsDescribed() {
+        assertThat(undeclaredProblems.take()).as("problems the published OpenAPI does not list").isEmpty();
     }
 
     @AfterAll

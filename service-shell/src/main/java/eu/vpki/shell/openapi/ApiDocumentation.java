@@ -26,6 +26,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.PathContainer;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
@@ -78,8 +79,22 @@ public final class ApiDocumentation implements OperationCustomizer, OpenApiCusto
                 api.pathPatterns().stream().map(PathPatternParser.defaultInstance::parse).toList())).toList();
     }
 
-    @Override
-    public Operation customize(Operation operation, HandlerMethod handler) {
+    /** A problem an operation documents: its error at the status it is answered with. */
+    record Answer(HttpStatus status, ErrorCode code) {
+    }
+
+    /** What every operation of a bearer API answers besides its own problems (written by the security filters). */
+    private static final List<Answer> BEARER = List.of(
+            new Answer(HttpStatus.UNAUTHORIZED, ErrorCode.UNAUTHENTICATED),
+            new Answer(ProblemStatus.of(ErrorCode.API_DISABLED), ErrorCode.API_DISABLED),
+            new Answer(ProblemStatus.of(ErrorCode.TLS_REQUIRED), ErrorCode.TLS_REQUIRED),
+            new Answer(ProblemStatus.of(ErrorCode.TOO_MANY_ATTEMPTS), ErrorCode.TOO_MANY_ATTEMPTS));
+
+    /**
+     * The problems the description of a controller method lists, apart from a bearer API's: its (and its
+     * controller's) {@link ProblemResponses}, those of reading a body where it reads one, and the internal error.
+     */
+    static List<Answer> answers(HandlerMethod handler, boolean readsBody) {
         Set<ErrorCode> codes = EnumSet.noneOf(ErrorCode.class);
         ProblemResponses onType = AnnotatedElementUtils.findMergedAnnotation(handler.getBeanType(), ProblemResponses.class);
         ProblemResponses onMethod = handler.getMethodAnnotation(ProblemResponses.class);
@@ -88,13 +103,34 @@ public final class ApiDocumentation implements OperationCustomizer, OpenApiCusto
                 codes.addAll(Arrays.asList(declared.value()));
             }
         }
-        codes.forEach(code -> answer(operation, ProblemStatus.of(code), code));
-        if (operation.getRequestBody() != null) {
-            answer(operation, HttpStatus.BAD_REQUEST, ErrorCode.INVALID_ARGUMENT);
-            answer(operation, ProblemStatus.of(ErrorCode.OVERSIZE_INPUT), ErrorCode.OVERSIZE_INPUT);
-            answer(operation, HttpStatus.UNSUPPORTED_MEDIA_TYPE, ProblemStatus.codeOf(HttpStatus.UNSUPPORTED_MEDIA_TYPE));
+        List<Answer> answers = new ArrayList<>(codes.stream().map(code -> new Answer(ProblemStatus.of(code), code)).toList());
+        if (readsBody) {
+            answers.add(new Answer(HttpStatus.BAD_REQUEST, ErrorCode.INVALID_ARGUMENT));
+            answers.add(new Answer(ProblemStatus.of(ErrorCode.OVERSIZE_INPUT), ErrorCode.OVERSIZE_INPUT));
+            answers.add(new Answer(HttpStatus.UNSUPPORTED_MEDIA_TYPE, ProblemStatus.codeOf(HttpStatus.UNSUPPORTED_MEDIA_TYPE)));
         }
-        answer(operation, HttpStatus.INTERNAL_SERVER_ERROR, ErrorCode.INTERNAL_ERROR);
+        answers.add(new Answer(HttpStatus.INTERNAL_SERVER_ERROR, ErrorCode.INTERNAL_ERROR));
+        return answers;
+    }
+
+    /**
+     * The codes the description lists for the operation of {@code handler} at {@code path} (its path
+     * pattern, as the description names it): what a problem it answers may name. A handler reads a body
+     * when a parameter is a {@code @RequestBody}, as springdoc decides.
+     */
+    public Set<ErrorCode> documented(HandlerMethod handler, String path) {
+        boolean readsBody = Arrays.stream(handler.getMethodParameters()).anyMatch(p -> p.hasParameterAnnotation(RequestBody.class));
+        Set<ErrorCode> codes = EnumSet.noneOf(ErrorCode.class);
+        answers(handler, readsBody).forEach(a -> codes.add(a.code()));
+        if (secured.stream().anyMatch(s -> s.claims(path))) {
+            BEARER.forEach(a -> codes.add(a.code()));
+        }
+        return codes;
+    }
+
+    @Override
+    public Operation customize(Operation operation, HandlerMethod handler) {
+        answers(handler, operation.getRequestBody() != null).forEach(a -> answer(operation, a.status(), a.code()));
         return operation;
     }
 
@@ -114,10 +150,7 @@ public final class ApiDocumentation implements OperationCustomizer, OpenApiCusto
         openApi.getPaths().forEach((path, item) -> secured.stream().filter(s -> s.claims(path)).findFirst()
                 .ifPresent(s -> item.readOperations().forEach(operation -> {
                     operation.addSecurityItem(new SecurityRequirement().addList(s.api().name()));
-                    answer(operation, HttpStatus.UNAUTHORIZED, ErrorCode.UNAUTHENTICATED);
-                    answer(operation, ProblemStatus.of(ErrorCode.API_DISABLED), ErrorCode.API_DISABLED);
-                    answer(operation, ProblemStatus.of(ErrorCode.TLS_REQUIRED), ErrorCode.TLS_REQUIRED);
-                    answer(operation, ProblemStatus.of(ErrorCode.TOO_MANY_ATTEMPTS), ErrorCode.TOO_MANY_ATTEMPTS);
+                    BEARER.forEach(a -> answer(operation, a.status(), a.code()));
                 })));
     }
 

@@ -16,21 +16,31 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The one place where what escapes a controller of any service becomes HTTP: our
  * {@link PkiException} (invalid input with its fields), Spring MVC's own exceptions (unknown path,
  * wrong method or content type, unreadable JSON) and anything unexpected, each as the problem
  * {@link Problems} builds. Client errors are logged on one line at INFO, server errors with their
- * stack trace at ERROR; the client never sees an internal detail.
+ * stack trace at ERROR; the client never sees an internal detail. Each {@link ProblemListener} is told
+ * of the codes a problem answered for a controller method names.
  */
 @RestControllerAdvice
 public class ProblemAdvice extends ResponseEntityExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+    private final List<ProblemListener> listeners;
+
+    public ProblemAdvice(List<ProblemListener> listeners) {
+        this.listeners = List.copyOf(listeners);
+    }
 
     @ExceptionHandler(InvalidInputException.class)
     ResponseEntity<ProblemDetail> invalid(InvalidInputException e, HttpServletRequest request) {
@@ -73,12 +83,18 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(status).headers(merged).body(problem);
     }
 
-    private static ResponseEntity<ProblemDetail> answer(HttpServletRequest request, ProblemDetail problem, Exception cause) {
+    private ResponseEntity<ProblemDetail> answer(HttpServletRequest request, ProblemDetail problem, Exception cause) {
         String where = request == null ? "?" : request.getMethod() + " " + request.getRequestURI();
         if (problem.getStatus() >= 500) {
             log.error("{} failed: {} {}", where, problem.getStatus(), problem.getProperties().get("error"), cause);
         } else {
             log.info("{} refused: {} {}: {}", where, problem.getStatus(), problem.getProperties().get("error"), problem.getDetail());
+        }
+        // set by the handler mapping once a controller method matched: absent for 404, 405 and 415 before a match
+        if (request != null && !listeners.isEmpty()
+                && request.getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE) instanceof HandlerMethod handler) {
+            Set<ErrorCode> codes = Problems.codes(problem);
+            listeners.forEach(l -> l.answered(request, handler, codes));
         }
         return Problems.response(problem);
     }

@@ -1,5 +1,6 @@
 package eu.vpki.shell.problem;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -13,8 +14,8 @@ import org.springframework.context.annotation.Bean;
 public class ProblemAutoConfiguration {
 
     @Bean
-    ProblemAdvice problemAdvice() {
-        return new ProblemAdvice();
+    ProblemAdvice problemAdvice(ObjectProvider<ProblemListener> listeners) {
+        return new ProblemAdvice(listeners.orderedStream().toList());
     }
 
     @Bean

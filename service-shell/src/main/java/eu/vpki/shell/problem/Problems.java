@@ -13,10 +13,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Builds the one problem shape (RFC 7807, {@code application/problem+json}):
@@ -111,6 +113,23 @@ public final class Problems {
         byte[] body = JSON.writeValueAsBytes(json);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /** The codes a problem names: its own and those of its invalid fields. */
+    public static Set<ErrorCode> codes(ProblemDetail problem) {
+        Set<ErrorCode> codes = EnumSet.noneOf(ErrorCode.class);
+        Map<String, Object> properties = problem.getProperties() == null ? Map.of() : problem.getProperties();
+        if (properties.get("error") instanceof String name) {
+            codes.add(ErrorCode.valueOf(name));
+        }
+        if (properties.get("errors") instanceof List<?> fields) {
+            for (Object field : fields) {
+                if (field instanceof Map<?, ?> m && m.get("error") instanceof String name) {
+                    codes.add(ErrorCode.valueOf(name));
+                }
+            }
+        }
+        return codes;
     }
 
     private static Map<String, Object> describe(FieldError error) {
