@@ -45,11 +45,15 @@ final class ClusterCommand implements Runnable {
         Integer jgroupsBasePort;
         @Option(names = "--authority-curve", defaultValue = "nistP256", description = "curve of the RCA, EA and AA keys (default ${DEFAULT-VALUE})")
         String authorityCurve;
+        @Option(names = "--etsi-tls", description = "the ETSI endpoints (DC, EA, AA) speak https only, with certificates of the run's"
+                + " TLS CA (default: plain HTTP; the bearer-token APIs speak https always)")
+        boolean etsiTls;
 
         ClusterSpec spec() {
             return new ClusterSpec(projectDir.toAbsolutePath(), workDir.toAbsolutePath(), eaReplicas, operators, aas,
                     order.toUpperCase(), propagation.toUpperCase(), basePort,
-                    jgroupsBasePort != null ? jgroupsBasePort : ClusterSpec.defaultJgroupsBasePort(basePort), authorityCurve);
+                    jgroupsBasePort != null ? jgroupsBasePort : ClusterSpec.defaultJgroupsBasePort(basePort), authorityCurve)
+                    .withEtsiTls(etsiTls);
         }
     }
 
@@ -116,7 +120,8 @@ final class ClusterCommand implements Runnable {
             System.out.println("DC        " + e.dc() + "  (RCA certificate: " + e.rcaCertificate() + ")");
             System.out.println("Operators " + e.operators() + "  (operator " + e.operatorId() + ", token in "
                     + options.workDir.resolve("secrets/operator-token") + ")");
-            System.out.println("TLS CA    " + e.tlsCa() + "  (RCA admin API and Operators speak https only: trust this CA, e.g.\n"
+            System.out.println("TLS CA    " + e.tlsCa() + "  (RCA admin API and Operators" + (spec.etsiTls() ? ", DC, EA and AA" : "")
+                    + " speak https only: trust this CA, e.g.\n"
                     + "          curl --cacert " + e.tlsCa() + " -H \"Authorization: Bearer $(cat "
                     + options.workDir.resolve("secrets/operator-token") + ")\" " + e.operators().get(0) + "/operator/v1/stations)");
             System.out.println("EA        " + e.eaReplicas());

@@ -51,6 +51,9 @@ final class CommonOptions {
         List<URI> eaUrls = new ArrayList<>();
         @Option(names = "--aa-url", split = ",", description = "AA process base URLs to spread AT requests over (default: the CTL's AAs)")
         List<URI> aaUrls = new ArrayList<>();
+        @Option(names = "--tls-ca", description = "PEM CA certificate to trust (only) for https ETSI endpoints (DC, EA, AA), e.g. a local"
+                + " cluster's tls/ca.crt (default with --cluster: that cluster's; else the JDK's public CAs)")
+        Path tlsCa;
 
         void resolve() throws IOException {
             if (cluster != null) {
@@ -62,6 +65,9 @@ final class CommonOptions {
                 }
                 if (aaUrls.isEmpty()) {
                     n.get("aas").forEach(u -> aaUrls.add(URI.create(u.asText())));
+                }
+                if (tlsCa == null && n.has("tlsCaCertificate")) {
+                    tlsCa = Path.of(n.get("tlsCaCertificate").asText());
                 }
             }
             if (dc == null || rcaCert == null) {

@@ -33,7 +33,7 @@ final class EnrolCommand implements Callable<Integer> {
         target.resolve();
         List<SimulatedStation> fleet = FleetFile.read(fleetFile);
         AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
-        Workload w = CommonOptions.workload(target, load, CommonOptions.http(), progress);
+        Workload w = CommonOptions.workload(target, load, CommonOptions.http(target.tlsCa), progress);
         Instant started = Instant.now();
         PhaseResult r = CommonOptions.withProgress(progress, () -> w.enrol(fleet, load.model(fleet.size())));
         FleetFile.write(fleetFile, fleet);

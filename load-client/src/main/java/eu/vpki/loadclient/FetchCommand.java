@@ -37,7 +37,7 @@ final class FetchCommand implements Callable<Integer> {
             return 2;
         }
         AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
-        Workload w = CommonOptions.workload(target, load, CommonOptions.http(), progress);
+        Workload w = CommonOptions.workload(target, load, CommonOptions.http(target.tlsCa), progress);
         long n = (long) enrolled.size() * perStation;
         Instant started = Instant.now();
         PhaseResult r = CommonOptions.withProgress(progress, () -> w.fetch("authorization", enrolled, n, load.model(n)));

@@ -52,7 +52,7 @@ final class SweepCommand implements Callable<Integer> {
         load.precompute = precompute;
         load.concurrency = workers;
         AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
-        Workload w = CommonOptions.workload(target, load, CommonOptions.http(), progress);
+        Workload w = CommonOptions.workload(target, load, CommonOptions.http(target.tlsCa), progress);
         Instant started = Instant.now();
         List<PhaseResult> results = CommonOptions.withProgress(progress,
                 () -> w.sweep(enrolled, startRate, factor, steps, stepDuration, workers));

@@ -22,6 +22,7 @@ import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.shell.keys.AuthorityKeys;
 import eu.vpki.shell.replay.CaffeineReplayCache;
+import eu.vpki.shell.tls.ClientTls;
 import eu.vpki.shell.trust.TrustListProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -54,8 +55,8 @@ public class AaConfiguration {
 
     /** The CTL and CRL from {@code vpki.dc.urls}, verified against {@code vpki.rca.certificate-file} (both required). */
     @Bean
-    TrustListClient trustListClient(TrustListProperties trust) {
-        return trust.client();
+    TrustListClient trustListClient(TrustListProperties trust, ClientTls clientTls) {
+        return trust.client(clientTls.sslContext());
     }
 
     @Bean
@@ -83,11 +84,11 @@ public class AaConfiguration {
     }
 
     @Bean
-    AuthorizationValidationClient authorizationValidationClient(AaProperties aa) {
+    AuthorizationValidationClient authorizationValidationClient(AaProperties aa, ClientTls clientTls) {
         AaProperties.Ea ea = aa.ea();
         return switch (ea.client()) {
-            case JDK -> new JdkValidationClient(ea.connectTimeout(), ea.requestTimeout());
-            case APACHE -> new ApacheValidationClient(ea.connectTimeout(), ea.requestTimeout(), ea.maxConnections());
+            case JDK -> new JdkValidationClient(ea.connectTimeout(), ea.requestTimeout(), clientTls.sslContext());
+            case APACHE -> new ApacheValidationClient(ea.connectTimeout(), ea.requestTimeout(), ea.maxConnections(), clientTls.sslContext());
         };
     }
 

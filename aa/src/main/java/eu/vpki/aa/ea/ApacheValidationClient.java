@@ -9,12 +9,14 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.apache.hc.core5.util.Timeout;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -23,7 +25,8 @@ import java.util.Locale;
 
 /**
  * {@link AuthorizationValidationClient} on Apache HttpClient 5 (classic, blocking): an explicit
- * connection pool ({@code maxConnections} per EA access point), connect and response timeouts. The
+ * connection pool ({@code maxConnections} per EA access point; over {@code https} each pooled connection
+ * keeps its TLS session), connect and response timeouts. The
  * alternative to {@link JdkValidationClient}; docs/benchmarks-history.md compares them under load.
  */
 public final class ApacheValidationClient implements AuthorizationValidationClient, AutoCloseable {
@@ -32,8 +35,18 @@ public final class ApacheValidationClient implements AuthorizationValidationClie
 
     private final CloseableHttpClient http;
 
+    /** Plain HTTP, or https verified with the JDK's public CAs. */
     public ApacheValidationClient(Duration connectTimeout, Duration requestTimeout, int maxConnections) {
-        PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
+        this(connectTimeout, requestTimeout, maxConnections, null);
+    }
+
+    /** {@code tls}: how an {@code https} access point's certificate is verified (null: the JDK's public CAs). */
+    public ApacheValidationClient(Duration connectTimeout, Duration requestTimeout, int maxConnections, SSLContext tls) {
+        PoolingHttpClientConnectionManagerBuilder poolBuilder = PoolingHttpClientConnectionManagerBuilder.create();
+        if (tls != null) {
+            poolBuilder.setTlsSocketStrategy(ClientTlsStrategyBuilder.create().setSslContext(tls).buildClassic());
+        }
+        PoolingHttpClientConnectionManager pool = poolBuilder
                 .setMaxConnPerRoute(maxConnections).setMaxConnTotal(maxConnections * 4)
                 .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(Timeout.of(connectTimeout))
                         .setSocketTimeout(Timeout.of(requestTimeout)).build())

@@ -3,6 +3,7 @@ package eu.vpki.aa.ea;
 import eu.vpki.aa.core.AuthorizationValidationClient;
 import eu.vpki.aa.core.EaCallException;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,8 +16,9 @@ import java.util.Locale;
 /**
  * {@link AuthorizationValidationClient} on the JDK's {@link HttpClient}: HTTP/1.1 with persistent
  * connections (the client keeps idle connections per host and reuses them; no pool limit), a
- * connect timeout and a per-request timeout. One instance per AA process, shared by all request
- * threads. docs/aa.md records why this client and not a separately pooled one.
+ * connect timeout and a per-request timeout. Over {@code https} a connection's TLS handshake is made
+ * once and the connection kept alive, so handshakes are amortised over its requests. One instance per
+ * AA process, shared by all request threads. docs/aa.md records why this client and not a separately pooled one.
  */
 public final class JdkValidationClient implements AuthorizationValidationClient {
     static final String ITS_REQUEST = "application/x-its-request";
@@ -26,9 +28,16 @@ public final class JdkValidationClient implements AuthorizationValidationClient 
     private final HttpClient http;
     private final Duration requestTimeout;
 
+    /** Plain HTTP, or https verified with the JDK's public CAs. */
     public JdkValidationClient(Duration connectTimeout, Duration requestTimeout) {
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this(connectTimeout, requestTimeout, null);
+    }
+
+    /** {@code tls}: how an {@code https} access point's certificate is verified (null: the JDK's public CAs). */
+    public JdkValidationClient(Duration connectTimeout, Duration requestTimeout, SSLContext tls) {
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
+                .followRedirects(HttpClient.Redirect.NEVER);
+        this.http = (tls == null ? builder : builder.sslContext(tls)).build();
         this.requestTimeout = requestTimeout;
     }
 

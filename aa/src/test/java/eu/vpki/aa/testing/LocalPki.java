@@ -50,7 +50,9 @@ import static org.awaitility.Awaitility.await;
  * 127.0.0.1 with random ports: the RCA and one DC, EA clusters (an Operator replica and EA replicas
  * in one JGroups group, each replica with its own Redis), and AA processes, in-process or as child
  * JVMs. The RCA certifies every EA and the AA through its admin API; the AA keys live in a PKCS#12
- * key store like in production.
+ * key store like in production. The RCA and the Operators speak TLS only; the ETSI endpoints (DC, EA
+ * replicas, AAs) plain HTTP, or TLS only with {@link #withEtsiTls()} (certificates of {@link TestTls},
+ * every URL https, every service's clients trusting that CA only).
  */
 public final class LocalPki implements AutoCloseable {
     public static final String ADMIN_TOKEN = "aa-e2e-admin-token-0123456789";
@@ -66,6 +68,8 @@ public final class LocalPki implements AutoCloseable {
     public final EtsiCurve curve;
     public final int rcaPort = freePort();
     public final int dcPort = freePort();
+    /** Whether the DC, the EA replicas and the AAs speak TLS only. */
+    private boolean etsiTls;
     private final List<AutoCloseable> toClose = Collections.synchronizedList(new ArrayList<>());
     private ConfigurableApplicationContext rca;
     public EtsiCertificate root;
@@ -82,8 +86,12 @@ public final class LocalPki implements AutoCloseable {
         public final List<ConfigurableApplicationContext> replicas = new ArrayList<>();
         public final List<RedisFixture> redis = new ArrayList<>();
 
-        Ea(String name, int replicas, Path dir) {
+        /** {@code http} or {@code https}: what the replicas' ports speak. */
+        public final String scheme;
+
+        Ea(String name, int replicas, Path dir, String scheme) {
             this.name = name;
+            this.scheme = scheme;
             List<Integer> ports = new ArrayList<>();
             for (int i = 0; i < replicas; i++) {
                 ports.add(freePort());
@@ -94,11 +102,11 @@ public final class LocalPki implements AutoCloseable {
         }
 
         public URI enrolment(int replica) {
-            return URI.create("http://127.0.0.1:" + replicaPorts.get(replica) + "/ea/enrolment");
+            return URI.create(scheme + "://127.0.0.1:" + replicaPorts.get(replica) + "/ea/enrolment");
         }
 
         public URI validation(int replica) {
-            return URI.create("http://127.0.0.1:" + replicaPorts.get(replica) + "/ea/authorization-validation");
+            return URI.create(scheme + "://127.0.0.1:" + replicaPorts.get(replica) + "/ea/authorization-validation");
         }
 
         public URI operator(String path) {
@@ -124,6 +132,27 @@ public final class LocalPki implements AutoCloseable {
         }
     }
 
+    /** The DC, the EA replicas and the AAs speak TLS only (call before starting anything). */
+    public LocalPki withEtsiTls() {
+        etsiTls = true;
+        return this;
+    }
+
+    /** {@code https} when the ETSI endpoints speak TLS, else {@code http}. */
+    public String etsiScheme() {
+        return etsiTls ? "https" : "http";
+    }
+
+    /** Server TLS and client trust arguments of a service with an ETSI endpoint, when they speak TLS; none otherwise. */
+    private String[] etsiTlsArguments() {
+        if (!etsiTls) {
+            return new String[0];
+        }
+        List<String> args = new ArrayList<>(TestTls.loopback().serverArguments());
+        args.addAll(TestTls.loopback().clientTrustArguments());
+        return args.toArray(String[]::new);
+    }
+
     // ---- RCA and DC ----
 
     public void startRcaAndDc() {
@@ -131,22 +160,24 @@ public final class LocalPki implements AutoCloseable {
                 "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=AA E2E Root", "--vpki.rca.curve=" + curveName(curve),
                 "--vpki.keystore.path=" + dir.resolve("rca/rca.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
                 "--vpki.admin.token-file=" + dir.resolve("admin-token"), "--vpki.dc.urls=" + dcUrl(),
-                TestTls.loopback().serverArguments().toArray(String[]::new));
+                TestTls.loopback().serverArguments().toArray(String[]::new),
+                // publishes to the DC: https when the DC speaks it
+                TestTls.loopback().clientTrustArguments().toArray(String[]::new));
         root = EtsiCertificate.decode(get(URI.create("https://127.0.0.1:" + rcaPort + "/rca/certificate")).body());
         write(dir.resolve("rca.cert"), root.encoded());
         run(DcApplication.class, "vpki-dc", dcPort, "--vpki.dc.data-dir=" + dir.resolve("dc"),
                 "--vpki.rca.url=https://127.0.0.1:" + rcaPort + "/", "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"),
                 "--vpki.rca.ssl-bundle=rca",
-                "--spring.ssl.bundle.pem.rca.truststore.certificate=file:" + TestTls.loopback().caCertificate());
+                "--spring.ssl.bundle.pem.rca.truststore.certificate=file:" + TestTls.loopback().caCertificate(), etsiTlsArguments());
     }
 
     public String dcUrl() {
-        return "http://127.0.0.1:" + dcPort + "/";
+        return etsiScheme() + "://127.0.0.1:" + dcPort + "/";
     }
 
     /** Generates an EA's keys into its own key store and has the RCA certify it, aaAccessPoint = its first replica. */
     public Ea certifyEa(String name, int replicas) {
-        Ea ea = new Ea(name, replicas, dir);
+        Ea ea = new Ea(name, replicas, dir, etsiScheme());
         EtsiKeyPair signing = EtsiKeyPair.generate(curve, RANDOM);
         EtsiKeyPair encryption = EtsiKeyPair.generate(encryptionCurve(), RANDOM);
         SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(ea.keystore, password());
@@ -193,7 +224,8 @@ public final class LocalPki implements AutoCloseable {
 
     /** A relying party's view: the verified CTL and CRL from the DC. */
     public TrustListClient vehicleView() {
-        TrustListClient client = new TrustListClient(List.of(URI.create(dcUrl())), root, TrustListClient.Options.defaults());
+        TrustListClient client = new TrustListClient(List.of(URI.create(dcUrl())), root, TrustListClient.Options.defaults(),
+                HTTP.sslContext());
         client.refresh(Instant.now());
         return client;
     }
@@ -219,7 +251,8 @@ public final class LocalPki implements AutoCloseable {
                     replication(cluster, ea.name + "-" + i, jgroups.get(i + 1), hosts, members, propagation, redis),
                     "--vpki.ea.certificate-file=" + ea.certificateFile, "--vpki.ea.ctl-file=" + dir.resolve("ctl.oer"),
                     "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"),
-                    "--vpki.keystore.path=" + ea.keystore, "--vpki.keystore.password-file=" + dir.resolve("keystore-password")));
+                    "--vpki.keystore.path=" + ea.keystore, "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
+                    etsiTlsArguments()));
         }
         List<ConfigurableApplicationContext> group = new ArrayList<>(ea.replicas);
         group.add(operator);
@@ -252,10 +285,11 @@ public final class LocalPki implements AutoCloseable {
                 "--spring.application.name=vpki-aa-" + instance,
                 "--management.server.port=" + managementPort,
                 "--vpki.aa.certificate-file=" + dir.resolve("aa.cert"),
-                "--vpki.aa.access-point=http://127.0.0.1:" + port + "/aa/authorization",
+                "--vpki.aa.access-point=" + etsiScheme() + "://127.0.0.1:" + port + "/aa/authorization",
                 "--vpki.keystore.path=" + dir.resolve("aa.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
                 "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"), "--vpki.dc.urls=" + dcUrl(),
                 "--vpki.audit.dir=" + auditDir(instance), "--vpki.audit.instance=" + instance));
+        args.addAll(List.of(etsiTlsArguments()));
         args.addAll(List.of(extra));
         return args;
     }

@@ -12,6 +12,7 @@ import eu.vpki.common.etsi.validation.TrustStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -117,8 +118,20 @@ public final class TrustListClient {
      * @param rca                 the trusted, self-signed Root CA certificate
      */
     public TrustListClient(List<URI> distributionCentres, EtsiCertificate rca, Options options) {
-        this(distributionCentres, rca, options, HttpClient.newBuilder().connectTimeout(options.connectTimeout())
+        this(distributionCentres, rca, options, (SSLContext) null);
+    }
+
+    /**
+     * As {@link #TrustListClient(List, EtsiCertificate, Options)}, {@code https} DC URLs verified with
+     * {@code tls} (e.g. trusting the deployment's TLS CA only); null: the JDK's public CAs.
+     */
+    public TrustListClient(List<URI> distributionCentres, EtsiCertificate rca, Options options, SSLContext tls) {
+        this(distributionCentres, rca, options, withTls(HttpClient.newBuilder(), tls).connectTimeout(options.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NORMAL).build());
+    }
+
+    private static HttpClient.Builder withTls(HttpClient.Builder builder, SSLContext tls) {
+        return tls == null ? builder : builder.sslContext(tls);
     }
 
     /** As {@link #TrustListClient(List, EtsiCertificate, Options)} with a caller-configured HTTP client. */

@@ -73,6 +73,22 @@ public final class TestTls {
         return serverProperties().entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toList();
     }
 
+    /**
+     * Properties that make a service's own clients (DC fetches, publication, the AA's validation calls)
+     * trust the CA only for https URLs: {@code vpki.tls.client-bundle} {@code peers}.
+     */
+    public Map<String, String> clientTrustProperties() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("vpki.tls.client-bundle", "peers");
+        m.put("spring.ssl.bundle.pem.peers.truststore.certificate", caCertificate.toString());
+        return m;
+    }
+
+    /** {@link #clientTrustProperties()} as command-line arguments. */
+    public List<String> clientTrustArguments() {
+        return clientTrustProperties().entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toList();
+    }
+
     /** A client that trusts the CA only. */
     public HttpClient client() {
         return HttpClient.newBuilder().sslContext(ApiTlsCa.clientContext(caCertificate)).build();

@@ -7,6 +7,7 @@ import eu.vpki.dc.core.DistributionCentre;
 import eu.vpki.dc.core.RcaPull;
 import eu.vpki.dc.core.TrustedRoots;
 import eu.vpki.shell.limits.RequestBodyLimit;
+import eu.vpki.shell.tls.ClientTls;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,14 +38,14 @@ public class DcConfiguration {
         return new RequestBodyLimit("vpki.dc.max-list-bytes", List.of("/publish/**"), dc.maxListBytes().toBytes());
     }
 
-    /** The client of the RCA pulls; over https it trusts the CA of {@code vpki.rca.ssl-bundle} when one is named. */
+    /**
+     * The client of the RCA pulls; over https it trusts the CA of {@code vpki.rca.ssl-bundle} when one is
+     * named, else that of {@code vpki.tls.client-bundle} (the JDK's public CAs when neither is).
+     */
     @Bean
-    HttpClient dcHttpClient(RcaLinkProperties rca, ObjectProvider<SslBundles> bundles) {
-        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
-        if (rca.sslBundle() != null && !rca.sslBundle().isBlank()) {
-            builder.sslContext(bundles.getObject().getBundle(rca.sslBundle()).createSslContext());
-        }
-        return builder.build();
+    HttpClient dcHttpClient(RcaLinkProperties rca, ObjectProvider<SslBundles> bundles, ClientTls clientTls) {
+        ClientTls tls = rca.sslBundle() != null && !rca.sslBundle().isBlank() ? ClientTls.of(bundles.getObject(), rca.sslBundle()) : clientTls;
+        return tls.httpClient(Duration.ofSeconds(5)).build();
     }
 
     @Bean

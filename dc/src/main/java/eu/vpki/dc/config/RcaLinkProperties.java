@@ -15,7 +15,7 @@ import java.util.List;
  * @param certificateFile RCA certificates (COER) to trust; comma-separated for several
  * @param sslBundle       for an {@code https} {@code url}: the Spring Boot SSL bundle whose trust store holds the CA of
  *                        the RCA's TLS certificate (e.g. {@code spring.ssl.bundle.pem.<name>.truststore.certificate});
- *                        without it the JDK's public CAs are trusted
+ *                        without it, that of {@code vpki.tls.client-bundle}, else the JDK's public CAs
  */
 @ConfigurationProperties("vpki.rca")
 public record RcaLinkProperties(URI url, @DefaultValue List<Path> certificateFile, String sslBundle) {

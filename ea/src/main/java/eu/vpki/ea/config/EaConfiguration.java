@@ -15,6 +15,7 @@ import eu.vpki.ea.core.EnrolmentService;
 import eu.vpki.shell.keys.AuthorityKeys;
 import eu.vpki.shell.trust.TrustListProperties;
 import eu.vpki.shell.replay.CaffeineReplayCache;
+import eu.vpki.shell.tls.ClientTls;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +63,7 @@ public class EaConfiguration {
      * else from a CTL file ({@code vpki.ea.ctl-file}); both need {@code vpki.rca.certificate-file}.
      */
     @Bean
-    AuthorizationAuthorityDirectory authorizationAuthorities(EaProperties ea, TrustListProperties trust, Clock clock) {
+    AuthorizationAuthorityDirectory authorizationAuthorities(EaProperties ea, TrustListProperties trust, Clock clock, ClientTls clientTls) {
         if (trust.dc().urls().isEmpty() && ea.ctlFile() == null) {
             log.warn("neither vpki.dc.urls nor vpki.ea.ctl-file is set: no AA is trusted, every authorization validation is refused");
             return id -> Optional.empty();
@@ -71,7 +72,7 @@ public class EaConfiguration {
             throw new IllegalStateException("vpki.dc.urls / vpki.ea.ctl-file need vpki.rca.certificate-file to verify the CTL");
         }
         if (!trust.dc().urls().isEmpty()) {
-            return new TrustListDirectory(trust.client(), clock, trust.dc().checkInterval());
+            return new TrustListDirectory(trust.client(clientTls.sslContext()), clock, trust.dc().checkInterval());
         }
         return new CtlFileDirectory(ea.ctlFile(), trust.rcaCertificate(), clock);
     }

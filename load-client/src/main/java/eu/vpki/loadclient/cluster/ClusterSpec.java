@@ -18,10 +18,12 @@ import java.util.Set;
  * @param appendFsync      {@code appendfsync} of every replica's redis-server: always, everysec or no
  * @param failureDetection the replicas' {@code vpki.replication.failure-detection-timeout}; null for
  *                         the services' default
+ * @param etsiTls          whether the ETSI endpoints (DC, EA, AA) speak https only, with certificates of the
+ *                         run's TLS CA (default: plain HTTP, as their messages are signed and encrypted end to end)
  */
 public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
                           String propagation, int basePort, int jgroupsBasePort, String authorityCurve, String appendFsync,
-                          Duration failureDetection) {
+                          Duration failureDetection, boolean etsiTls) {
     public ClusterSpec {
         if (eaReplicas < 1 || operatorReplicas < 1 || aas < 1) {
             throw new IllegalArgumentException("a cluster needs at least one EA replica, one Operator and one AA");
@@ -41,6 +43,14 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
         }
     }
 
+    /** The ETSI endpoints on plain HTTP. */
+    public ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
+                       String propagation, int basePort, int jgroupsBasePort, String authorityCurve, String appendFsync,
+                       Duration failureDetection) {
+        this(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort, jgroupsBasePort, authorityCurve,
+                appendFsync, failureDetection, false);
+    }
+
     /** Redis fsyncs its append-only file every second; the services' failure detection. */
     public ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
                        String propagation, int basePort, int jgroupsBasePort, String authorityCurve) {
@@ -51,7 +61,13 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
     /** The same cluster in another consistency mode and work directory. */
     public ClusterSpec withMode(String newOrder, String newPropagation, Path newWorkDir) {
         return new ClusterSpec(projectDir, newWorkDir, eaReplicas, operatorReplicas, aas, newOrder, newPropagation, basePort,
-                jgroupsBasePort, authorityCurve, appendFsync, failureDetection);
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls);
+    }
+
+    /** The same cluster with its ETSI endpoints on https only ({@code true}) or plain HTTP. */
+    public ClusterSpec withEtsiTls(boolean tls) {
+        return new ClusterSpec(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort,
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, tls);
     }
 
     /** A service's management (actuator: health, metrics) port is its public port + this. */
@@ -148,6 +164,7 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
     }
 
     public String describe() {
-        return eaReplicas + " EA replicas + " + operatorReplicas + " Operator, " + aas + " AAs, " + order + " + " + propagation;
+        return eaReplicas + " EA replicas + " + operatorReplicas + " Operator, " + aas + " AAs, " + order + " + " + propagation
+                + (etsiTls ? ", ETSI endpoints over TLS" : "");
     }
 }

@@ -46,7 +46,10 @@ import java.util.stream.IntStream;
  * <p>The bearer-token APIs speak HTTPS only: it generates a TLS CA for the run ({@code tls/ca.crt}, its
  * key in {@code secrets/}) and gives the RCA and each Operator replica a server certificate for the
  * address it listens on; the DC trusts that CA for its pulls from the RCA, and {@link #sslContext()}
- * gives clients the same trust. The ETSI endpoints (DC, EA, AA) stay plain HTTP.
+ * gives clients the same trust. The ETSI endpoints (DC, EA, AA) stay plain HTTP unless
+ * {@link ClusterSpec#etsiTls()}: then they speak https only with certificates of the same CA, every URL
+ * the CTL lists is https, and the services calling them (RCA publishing to the DC, EA and AA fetching
+ * from it, AA to EA) trust that CA ({@code vpki.tls.client-bundle}); clients use {@link #sslContext()}.
  *
  * <p>Every service runs on its own {@link Host} of a {@link HostNetwork}: all on loopback, or each
  * in its own network namespace. The replicas are {@link ReplicaNode}s that a fault harness can
@@ -316,7 +319,7 @@ public final class LocalCluster implements AutoCloseable {
         Host rcaHost = network.host("rca");
         Host dcHost = network.host("dc");
         URI rcaUrl = https(rcaHost, spec.rcaPort());
-        URI dcUrl = url(dcHost, spec.dcPort());
+        URI dcUrl = etsiUrl(dcHost, spec.dcPort());
         AppCdsArchive.extractAll(SERVICE_MODULES.stream().map(this::jar).toList(), log);
         log.accept("starting RCA and DC (logs in " + logs + ")");
         Map<String, String> rcaProps = props(rcaHost, spec.rcaPort(),
@@ -329,30 +332,33 @@ public final class LocalCluster implements AutoCloseable {
                 "vpki.dc.urls", dcUrl.toString() + "/",
                 "vpki.rca.renewal-check-interval", "PT5S");
         rcaProps.putAll(httpsOnly(tlsCa, "rca", rcaHost, now));
+        rcaProps.putAll(etsiClientTls(tlsCaFile));
         ServiceProcess rca = launch(rcaHost, jar("rca"), LIGHT_JVM, rcaProps, rcaUrl, logs);
         rca.awaitHealthy(http, HEALTH_TIMEOUT);
         Path rcaCert = work.resolve("rca.cert");
         write(rcaCert, get(rcaUrl.resolve("/rca/certificate")));
-        ServiceProcess dc = launch(dcHost, jar("dc"), LIGHT_JVM, props(dcHost, spec.dcPort(),
+        Map<String, String> dcProps = props(dcHost, spec.dcPort(),
                 "vpki.dc.data-dir", work.resolve("dc").toString(),
                 "vpki.rca.certificate-file", rcaCert.toString(),
                 "vpki.rca.url", rcaUrl.toString(),
                 // the RCA speaks https with a certificate of the run's TLS CA
                 "vpki.rca.ssl-bundle", "rca",
                 "spring.ssl.bundle.pem.rca.truststore.certificate", "file:" + tlsCaFile,
-                "vpki.dc.pull-interval", "PT5S"), dcUrl, logs);
+                "vpki.dc.pull-interval", "PT5S");
+        dcProps.putAll(etsiServerTls(tlsCa, "dc", dcHost, now));
+        ServiceProcess dc = launch(dcHost, jar("dc"), LIGHT_JVM, dcProps, dcUrl, logs);
 
         // the EA: keys generated here (one key store copied to every replica), certified by the RCA
         List<Host> eaHosts = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> network.host("ea-" + i)).toList();
         List<Host> operatorHosts = IntStream.range(0, spec.operatorReplicas()).mapToObj(i -> network.host("operator-" + i)).toList();
         List<Host> aaHosts = IntStream.range(0, spec.aas()).mapToObj(i -> network.host("aa-" + i)).toList();
-        List<URI> eaUrls = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> url(eaHosts.get(i), spec.eaPort(i))).toList();
+        List<URI> eaUrls = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> etsiUrl(eaHosts.get(i), spec.eaPort(i))).toList();
         // (EA and AA side by side: writing a PKCS#12 store is seconds of key derivation in this fresh JVM)
         Path eaStore = work.resolve("ea/ea.p12");
         CompletableFuture<EtsiCertificate> eaCertifying = CompletableFuture.supplyAsync(() -> certify(rcaUrl, adminToken, "EA",
                 "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
                 Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint", routes.aaToEa(eaUrls.get(0)) + "/ea/authorization-validation")));
-        List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> url(aaHosts.get(i), spec.aaPort(i))).toList();
+        List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> etsiUrl(aaHosts.get(i), spec.aaPort(i))).toList();
         Path aaStore = work.resolve("aa/aa.p12");
         EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing", "aa-encryption",
                 Map.of("accessPoint", aaUrls.get(0) + "/aa/authorization"));
@@ -381,6 +387,8 @@ public final class LocalCluster implements AutoCloseable {
                     "vpki.rca.certificate-file", rcaCert.toString(),
                     "vpki.dc.urls", dcUrl.toString(),
                     "vpki.dc.check-interval", "5s"));
+            p.putAll(etsiServerTls(tlsCa, name, host, now));
+            p.putAll(etsiClientTls(tlsCaFile));
             group.add(addReplica(name, ReplicaNode.Kind.EA, host, eaUrls.get(i), redisBinary, r, jar("ea"), WORK_JVM, p, logs));
         }
         List<URI> operatorUrls = new ArrayList<>();
@@ -406,6 +414,8 @@ public final class LocalCluster implements AutoCloseable {
                     "vpki.dc.urls", dcUrl.toString(),
                     "vpki.dc.check-interval", "5s");
             // further EA replicas for validation fail-over, after the CTL's aaAccessPoint
+            p.putAll(etsiServerTls(tlsCa, "aa-" + i, aaHosts.get(i), now));
+            p.putAll(etsiClientTls(tlsCaFile));
             p.put("vpki.aa.ea.replicas." + eaId, eaUrls.stream().skip(1).map(u -> routes.aaToEa(u) + "/ea/authorization-validation")
                     .collect(Collectors.joining(",")));
             List<URI> ownReplicas = routes.aaAccessPoints(i, eaUrls);
@@ -563,6 +573,22 @@ public final class LocalCluster implements AutoCloseable {
         m.put("spring.ssl.bundle.pem.api.keystore.certificate", "file:" + issued.certificateChain());
         m.put("spring.ssl.bundle.pem.api.keystore.private-key", "file:" + issued.privateKey());
         return m;
+    }
+
+    /** {@link #httpsOnly} for an ETSI endpoint when the spec asks for TLS on them; nothing otherwise. */
+    private Map<String, String> etsiServerTls(ApiTlsCa ca, String name, Host host, Instant now) {
+        return spec.etsiTls() ? httpsOnly(ca, name, host, now) : Map.of();
+    }
+
+    /** When the ETSI endpoints speak TLS: the service's clients trust the run's TLS CA for them ({@code vpki.tls.client-bundle}). */
+    private Map<String, String> etsiClientTls(Path caCertificate) {
+        return spec.etsiTls() ? Map.of("vpki.tls.client-bundle", "peers", "spring.ssl.bundle.pem.peers.truststore.certificate",
+                "file:" + caCertificate) : Map.of();
+    }
+
+    /** The URL of an ETSI endpoint: https when the spec asks for TLS on them, else http. */
+    private URI etsiUrl(Host host, int port) {
+        return spec.etsiTls() ? https(host, port) : url(host, port);
     }
 
     private Map<String, String> props(Host host, int port, String... kv) {

@@ -169,7 +169,7 @@ public final class FaultRun {
         LocalCluster.Endpoints e = cluster.endpoints();
         Clock clock = Clock.systemUTC();
         EtsiCertificate rca = EtsiCertificate.decode(Files.readAllBytes(e.rcaCertificate()));
-        PkiEndpoints pki = PkiEndpoints.discover(List.of(e.dc()), rca, clock.instant());
+        PkiEndpoints pki = PkiEndpoints.discover(List.of(e.dc()), rca, clock.instant(), cluster.sslContext());
         SecureRandom random = new SecureRandom();
         ObuProtocol obu = new ObuProtocol(http, new DataEncryption(random), random, clock, pki, ConsistencyWorkload.AT_PERMISSIONS,
                 settings.requestTimeout());

@@ -53,12 +53,13 @@ public final class Workload {
     /**
      * A workload for the PKI whose DC is {@code dc}: fetches and verifies its CTL with the RCA
      * certificate in {@code rcaCertificate} (COER), stations asking for {@code atPermissions} in their AT requests.
+     * {@code https} endpoints (DC, EA, AA) are verified with {@code http}'s TLS context.
      */
     public static Workload connect(URI dc, Path rcaCertificate, List<PsidSsp> atPermissions, List<URI> eaReplicas, List<URI> aaProcesses,
                                    boolean precompute, HttpClient http, Consumer<LoadRunner.Progress> progress) throws IOException {
         Clock clock = Clock.systemUTC();
         EtsiCertificate rca = EtsiCertificate.decode(Files.readAllBytes(rcaCertificate));
-        PkiEndpoints pki = PkiEndpoints.discover(List.of(dc), rca, clock.instant());
+        PkiEndpoints pki = PkiEndpoints.discover(List.of(dc), rca, clock.instant(), http.sslContext());
         SecureRandom random = new SecureRandom();
         ObuProtocol protocol = new ObuProtocol(http, new DataEncryption(random), random, clock, pki,
                 atPermissions, Duration.ofSeconds(30));

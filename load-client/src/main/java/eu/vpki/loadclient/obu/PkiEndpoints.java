@@ -30,9 +30,17 @@ public record PkiEndpoints(EtsiCertificate rca, TrustStore trust, Ea ea, List<Aa
         }
     }
 
-    /** Finds the PKI from the DCs and the RCA certificate, as an OBU does: fetches and verifies the CTL and CRL. */
+    /** {@link #discover(List, EtsiCertificate, java.time.Instant, javax.net.ssl.SSLContext)} with the JDK's public CAs for https DCs. */
     public static PkiEndpoints discover(List<URI> dcs, EtsiCertificate rca, java.time.Instant now) {
-        TrustListClient trustLists = new TrustListClient(dcs, rca, TrustListClient.Options.defaults());
+        return discover(dcs, rca, now, null);
+    }
+
+    /**
+     * Finds the PKI from the DCs and the RCA certificate, as an OBU does: fetches and verifies the CTL
+     * and CRL; {@code https} DCs verified with {@code tls} (e.g. a local cluster's TLS CA; null: the JDK's public CAs).
+     */
+    public static PkiEndpoints discover(List<URI> dcs, EtsiCertificate rca, java.time.Instant now, javax.net.ssl.SSLContext tls) {
+        TrustListClient trustLists = new TrustListClient(dcs, rca, TrustListClient.Options.defaults(), tls);
         TrustListClient.Snapshot s = trustLists.refresh(now);
         return fromCtl(rca, s.ctl(), s.trustStore(), null);
     }

@@ -15,6 +15,7 @@ import eu.vpki.rca.core.Revocation;
 import eu.vpki.rca.core.RootCa;
 import eu.vpki.rca.core.RootCaService;
 import eu.vpki.rca.core.RootCertificateProvisioning;
+import eu.vpki.shell.tls.ClientTls;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -88,9 +89,11 @@ public class RcaConfiguration {
     }
 
     @Bean
-    DcPublisher dcPublisher(RcaSettings settings, RcaProperties p, ExecutorService publishExecutor, MeterRegistry registry) {
+    DcPublisher dcPublisher(RcaSettings settings, RcaProperties p, ExecutorService publishExecutor, MeterRegistry registry,
+                            ClientTls clientTls) {
         List<URI> dcs = settings.distributionCentres().stream().map(URI::create).toList();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        // https DCs: verified with vpki.tls.client-bundle
+        HttpClient http = clientTls.httpClient(Duration.ofSeconds(5)).build();
         return new DcPublisher(dcs, http, p.publishTimeout(), publishExecutor, registry);
     }
 

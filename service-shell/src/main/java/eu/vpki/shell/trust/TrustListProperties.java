@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import javax.net.ssl.SSLContext;
 
 /**
  * {@code vpki.rca.certificate-file} and {@code vpki.dc.*} as the services that fetch the RCA's CTL and CRL
@@ -56,11 +57,15 @@ public record TrustListProperties(@DefaultValue Rca rca, @DefaultValue Dc dc) {
         return EtsiCertificate.decode(ConfigFiles.read(rca.certificateFile(), "vpki.rca.certificate-file"));
     }
 
-    /** A client of the configured DCs that verifies the lists against the RCA; fails when no DC is set. */
-    public TrustListClient client() {
+    /**
+     * A client of the configured DCs that verifies the lists against the RCA; fails when no DC is set.
+     *
+     * @param tls the trust for https DC URLs ({@code ClientTls}, {@code vpki.tls.client-bundle})
+     */
+    public TrustListClient client(SSLContext tls) {
         if (dc.urls().isEmpty()) {
             throw new IllegalStateException("vpki.dc.urls is required");
         }
-        return new TrustListClient(dc.urls(), rcaCertificate(), dc.options());
+        return new TrustListClient(dc.urls(), rcaCertificate(), dc.options(), tls);
     }
 }
