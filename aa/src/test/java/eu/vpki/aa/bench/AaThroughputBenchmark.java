@@ -85,7 +85,10 @@ import static org.awaitility.Awaitility.await;
  * they bring), {@code bench.async-profiler} (none: the path of async-profiler's {@code libasyncProfiler.so}, e.g. unpacked from
  * {@code tools.profiler:async-profiler} on Maven Central; each measured level is then profiled in every AA process and in
  * this JVM through {@code jcmd JVMTI.agent_load}, CPU samples with kernel frames, written as collapsed stacks
- * {@code <process>-<n>aa-c<c>.collapsed} into {@code bench.out}), {@code bench.out} (target/aa-benchmark).
+ * {@code <process>-<n>aa-c<c>.collapsed} into {@code bench.out}), {@code bench.out} (target/aa-benchmark),
+ * {@code bench.etsi-tls} (false; true: the DC, the EA and the AAs speak TLS only, so both hops, vehicle to
+ * AA and AA to EA, run over TLS 1.3 on kept-alive connections; each level then also reports how many TCP
+ * connections the machine opened during it, from {@code /proc/net/snmp}, i.e. at most that many handshakes).
  */
 public final class AaThroughputBenchmark {
     static final SecureRandom RANDOM = new SecureRandom();
@@ -105,6 +108,11 @@ public final class AaThroughputBenchmark {
     static final Path OUT = Path.of(prop("bench.out", "target/aa-benchmark"));
     static final String ASYNC_PROFILER = prop("bench.async-profiler", "");
     static final String AA_CLASSPATH = prop("bench.aa-classpath", System.getProperty("java.class.path"));
+    static final boolean ETSI_TLS = Boolean.parseBoolean(prop("bench.etsi-tls", "false"));
+    /** The workers' TLS client: trusts the test TLS CA only (null without {@link #ETSI_TLS}). */
+    static final javax.net.ssl.SSLSocketFactory WORKER_TLS = ETSI_TLS
+            ? eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(eu.vpki.common.testing.TestTls.loopback().caCertificate()).getSocketFactory()
+            : null;
     static final int STATIONS = 200;
     static final double GENERATION_RATE = 900; // requests built per second of measurement: above any rate reached here
     static final Duration WARMUP_CHUNK = Duration.ofSeconds(30);
@@ -126,7 +134,7 @@ public final class AaThroughputBenchmark {
         }
     }
 
-    private final LocalPki pki = new LocalPki(CURVE);
+    private final LocalPki pki = ETSI_TLS ? new LocalPki(CURVE).withEtsiTls() : new LocalPki(CURVE);
     private LocalPki.Ea ea;
     private final List<ItsStation> stations = new ArrayList<>();
     private final List<Integer> aaPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
@@ -153,7 +161,8 @@ public final class AaThroughputBenchmark {
                 + "; crypto " + eu.vpki.common.etsi.crypto.CryptoBackend.description()
                 + " (AA processes inherit VPKI_CRYPTO_NATIVE and VPKI_CRYPTO_BRAINPOOL, or take -Dvpki.crypto.native / -Dvpki.crypto.brainpool in bench.aa-jvm)"
                 + "; AA class path " + (AA_CLASSPATH.equals(System.getProperty("java.class.path")) ? "the harness's (test scope)" : "bench.aa-classpath")
-                + "; warm-up " + WARMUP + ", measure " + MEASURE + "; load average " + loadAverage());
+                + "; warm-up " + WARMUP + ", measure " + MEASURE + "; ETSI endpoints " + (ETSI_TLS ? "TLS only (vehicle to AA and AA to EA)" : "plain HTTP")
+                + "; load average " + loadAverage());
         pki.startRcaAndDc();
         ea = pki.certifyEa("ea-bench", 1);
         pki.certifyAa(aaUri(aaPorts.get(0)));
@@ -277,6 +286,7 @@ public final class AaThroughputBenchmark {
             asyncProfiler("start,event=cpu,interval=1ms,cstack=vm", null);
         }
         long cpuBefore = processCpuNanos();
+        long opensBefore = tcpActiveOpens();
         AtomicLong clientCpu = new AtomicLong();
         AtomicInteger cursor = new AtomicInteger();
         AtomicLong errors = new AtomicLong();
@@ -294,7 +304,7 @@ public final class AaThroughputBenchmark {
             Thread t = new Thread(() -> {
                 long threadCpu = THREADS.getCurrentThreadCpuTime();
                 DataEncryption encryption = new DataEncryption(RANDOM);
-                try (RawHttpConnection conn = new RawHttpConnection("127.0.0.1", port, "/aa/authorization")) {
+                try (RawHttpConnection conn = new RawHttpConnection("127.0.0.1", port, "/aa/authorization", WORKER_TLS)) {
                     for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
                         Prepared p = requests.get(i);
                         long t0 = System.nanoTime();
@@ -327,6 +337,7 @@ public final class AaThroughputBenchmark {
         }
         double seconds = (lastEnd.get() - start) / 1e9;
         long cpuTotal = processCpuNanos() - cpuBefore;
+        long opened = tcpActiveOpens() - opensBefore;
         long[] splitAfter = cpuSplit();
         if (profiled) {
             asyncProfiler("stop", aas + "aa-c" + concurrency);
@@ -360,11 +371,13 @@ public final class AaThroughputBenchmark {
         long kernelTicks = splitAfter[3] - splitBefore[3];
         long userTicks = splitAfter[4] - splitBefore[4];
         log(String.format(Locale.ROOT, "         CPU ms/AT by process: AA JVM(s) %.2f, EA+Operator+RCA+DC JVM (without the load generator) %.2f, redis %.2f;"
-                        + " kernel share of the JVMs' CPU %.0f %%; AA JIT compiler threads %.2f s; window %s-%s",
+                        + " kernel share of the JVMs' CPU %.0f %%; AA JIT compiler threads %.2f s; TCP connections opened on the machine %d"
+                        + " (for %d requests and as many AA-to-EA calls); window %s-%s",
                 (splitAfter[0] - splitBefore[0]) / 1e6 / Math.max(1, issued),
                 (splitAfter[1] - splitBefore[1] - clientCpu.get()) / 1e6 / Math.max(1, issued),
                 (splitAfter[2] - splitBefore[2]) / 1e6 / Math.max(1, issued),
-                100.0 * kernelTicks / Math.max(1, kernelTicks + userTicks), (splitAfter[5] - splitBefore[5]) / 100.0, wallStart, LocalTime.now().truncatedTo(ChronoUnit.SECONDS)));
+                100.0 * kernelTicks / Math.max(1, kernelTicks + userTicks), (splitAfter[5] - splitBefore[5]) / 100.0, opened,
+                all.getTotalCount(), wallStart, LocalTime.now().truncatedTo(ChronoUnit.SECONDS)));
         return result;
     }
 
@@ -523,7 +536,7 @@ public final class AaThroughputBenchmark {
     }
 
     URI aaUri(int port) {
-        return URI.create("http://127.0.0.1:" + port + "/aa/authorization");
+        return URI.create(pki.etsiScheme() + "://127.0.0.1:" + port + "/aa/authorization");
     }
 
     void log(String line) {
@@ -600,6 +613,25 @@ public final class AaThroughputBenchmark {
                 return Optional.empty();
             }
         }
+    }
+
+    /**
+     * TCP connections this machine has opened so far ({@code Tcp: ActiveOpens} of {@code /proc/net/snmp}; -1 where
+     * unreadable): its growth over a level bounds the TLS handshakes of that level (every handshake needs a new connection).
+     */
+    static long tcpActiveOpens() {
+        try {
+            List<String> lines = Files.readAllLines(Path.of("/proc/net/snmp"));
+            for (int i = 0; i + 1 < lines.size(); i++) {
+                if (lines.get(i).startsWith("Tcp:") && lines.get(i + 1).startsWith("Tcp:")) {
+                    List<String> names = List.of(lines.get(i).trim().split("\\s+"));
+                    return Long.parseLong(lines.get(i + 1).trim().split("\\s+")[names.indexOf("ActiveOpens")]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not on Linux
+        }
+        return -1;
     }
 
     static String loadAverage() {

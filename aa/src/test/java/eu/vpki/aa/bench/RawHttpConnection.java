@@ -1,5 +1,8 @@
 package eu.vpki.aa.bench;
 
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,6 +17,8 @@ import java.util.Locale;
  * One persistent HTTP/1.1 connection for the benchmark's load generator: writes a POST, reads one
  * response with a Content-Length. Far cheaper per request than a general client, so that the load
  * generator takes as little as possible of the two cores it shares with the services under test.
+ * With an {@link SSLSocketFactory} it speaks TLS on the same connection (one handshake per connection,
+ * kept alive like the plain one).
  */
 final class RawHttpConnection implements AutoCloseable {
     /** Status, content type and body of one answer. */
@@ -23,14 +28,21 @@ final class RawHttpConnection implements AutoCloseable {
     private final String host;
     private final int port;
     private final String path;
+    /** Null: plain HTTP. */
+    private final SSLSocketFactory tls;
     private Socket socket;
     private OutputStream out;
     private InputStream in;
 
     RawHttpConnection(String host, int port, String path) {
+        this(host, port, path, null);
+    }
+
+    RawHttpConnection(String host, int port, String path, SSLSocketFactory tls) {
         this.host = host;
         this.port = port;
         this.path = path;
+        this.tls = tls;
     }
 
     Response post(String contentType, byte[] body) throws IOException {
@@ -39,6 +51,14 @@ final class RawHttpConnection implements AutoCloseable {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(host, port), 2_000);
             socket.setSoTimeout(30_000);
+            if (tls != null) {
+                SSLSocket ssl = (SSLSocket) tls.createSocket(socket, host, port, true);
+                SSLParameters parameters = ssl.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                ssl.setSSLParameters(parameters);
+                ssl.startHandshake();
+                socket = ssl;
+            }
             out = socket.getOutputStream();
             in = new BufferedInputStream(socket.getInputStream(), 8192);
         }

@@ -1,5 +1,6 @@
 package eu.vpki.ea.bench;
 
+import eu.vpki.common.etsi.crypto.DeploymentCa;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.TestPki;
@@ -12,6 +13,10 @@ import eu.vpki.ea.testing.SimulatedStation;
 import eu.vpki.ea.testing.TestReplicas;
 import eu.vpki.operator.core.Inputs;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code bench.station-curve} (the stations' keys; default {@code bench.curve}), {@code bench.warmup-seconds} (40, crypto-only JIT warm-up), {@code bench.warmup-passes} (2 unreported
  * replicated passes per mode before the measured ones), {@code bench.apply-grouping} (the replicas'
  * apply grouping as an ISO-8601 duration, default PT0.002S; PT0S turns it off) and {@code bench.modes}
- * (the modes measured, in order: {@code FIFO+ASYNC,TOTAL+SYNC} by default, {@code all} for the four).
+ * (the modes measured, in order: {@code FIFO+ASYNC,TOTAL+SYNC} by default, {@code all} for the four),
+ * {@code bench.replication-tls} ({@code false}; {@code true}: mutual TLS of the JGroups transport, each
+ * replica with its own key store issued by a {@link DeploymentCa} made for the run, as deployed).
  */
 public final class EnrolmentBenchmark {
     /** Curve of the RCA's and EA's signing keys (encryption key: the same, or nistP256 for brainpoolP384r1, as TestPki does). */
@@ -51,6 +58,9 @@ public final class EnrolmentBenchmark {
             ReplicationConfig.DEFAULT_APPLY_GROUPING.toString()));
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
     /** {@code order+propagation} pairs measured, in order. */
+    /** Whether the replicas' JGroups transport runs mutual TLS (issue #18). */
+    private static final boolean REPLICATION_TLS = Boolean.getBoolean("bench.replication-tls");
+    private static final String TLS_PASSWORD = "bench-replication-tls";
     private static final List<String> MODES = System.getProperty("bench.modes", "FIFO+ASYNC,TOTAL+SYNC").equals("all")
             ? List.of("FIFO+ASYNC", "TOTAL+SYNC", "FIFO+SYNC", "TOTAL+ASYNC")
             : List.of(System.getProperty("bench.modes", "FIFO+ASYNC,TOTAL+SYNC").split(","));
@@ -61,8 +71,9 @@ public final class EnrolmentBenchmark {
     public static void main(String[] args) throws Exception {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 6_000;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-        System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, authorities on %s, stations on %s, GC %s%ncrypto: %s%n",
-                Runtime.getRuntime().availableProcessors(), requests, threads, APPLY_GROUPING, CURVE.curveName(), STATION_CURVE.curveName(), java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+        System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, replication TLS %s, authorities on %s, stations on %s, GC %s%ncrypto: %s%n",
+                Runtime.getRuntime().availableProcessors(), requests, threads, APPLY_GROUPING,
+                REPLICATION_TLS ? "on (mutual TLS, DeploymentCa key stores)" : "off", CURVE.curveName(), STATION_CURVE.curveName(), java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
                         .map(java.lang.management.GarbageCollectorMXBean::getName).toList(), eu.vpki.common.etsi.crypto.CryptoBackend.description());
         List<RedisFixture> redis = List.of(RedisFixture.start(), RedisFixture.start(), RedisFixture.start());
         try {
@@ -87,6 +98,26 @@ public final class EnrolmentBenchmark {
         }
     }
 
+    private static Path tlsDir;
+    private static DeploymentCa deploymentCa;
+
+    /** Replica {@code id}'s key store of the run's deployment CA (made on first use) and the CA's trust store. */
+    private static synchronized ReplicationConfig.Tls replicaTls(String id) throws IOException {
+        if (deploymentCa == null) {
+            tlsDir = Files.createTempDirectory("vpki-bench-replication-tls-");
+            tlsDir.toFile().deleteOnExit();
+            deploymentCa = DeploymentCa.generate("vpki benchmark deployment CA", Instant.now().minusSeconds(60), Duration.ofDays(1),
+                    new SecureRandom());
+            deploymentCa.writeTrustStore(tlsDir.resolve("trust.p12"), TLS_PASSWORD.toCharArray());
+        }
+        Path keyStore = tlsDir.resolve(id + ".p12");
+        if (!Files.exists(keyStore)) {
+            deploymentCa.issueKeyStore(id, Instant.now().minusSeconds(60), Duration.ofDays(1), new SecureRandom(), keyStore,
+                    TLS_PASSWORD.toCharArray());
+        }
+        return ReplicationConfig.Tls.of(keyStore, TLS_PASSWORD, tlsDir.resolve("trust.p12"), TLS_PASSWORD);
+    }
+
     private static Order order(String mode) {
         return Order.valueOf(mode.strip().split("\\+")[0]);
     }
@@ -104,6 +135,9 @@ public final class EnrolmentBenchmark {
             ReplicationConfig c = TestReplicas.config("bench-" + ports.get(0), "ea-" + i, i, ports, 3, order, propagation);
             ReplicationConfig config = new ReplicationConfig(c.clusterName(), c.replicaId(), c.order(), c.propagation(),
                     c.bindAddress(), c.bindPort(), c.discovery(), c.expectedMembers(), c.timeouts(), APPLY_GROUPING);
+            if (REPLICATION_TLS) {
+                config = config.withTls(replicaTls("ea-" + i));
+            }
             members.add(new ClusterMember(config, redis.get(i), PKI, CLOCK).connect());
         }
         try {
