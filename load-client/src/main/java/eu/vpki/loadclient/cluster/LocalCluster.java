@@ -413,9 +413,9 @@ public final class LocalCluster implements AutoCloseable {
                     "vpki.rca.certificate-file", rcaCert.toString(),
                     "vpki.dc.urls", dcUrl.toString(),
                     "vpki.dc.check-interval", "5s");
-            // further EA replicas for validation fail-over, after the CTL's aaAccessPoint
             p.putAll(etsiServerTls(tlsCa, "aa-" + i, aaHosts.get(i), now));
             p.putAll(etsiClientTls(tlsCaFile));
+            // further EA replicas for validation fail-over, after the CTL's aaAccessPoint
             p.put("vpki.aa.ea.replicas." + eaId, eaUrls.stream().skip(1).map(u -> routes.aaToEa(u) + "/ea/authorization-validation")
                     .collect(Collectors.joining(",")));
             List<URI> ownReplicas = routes.aaAccessPoints(i, eaUrls);
