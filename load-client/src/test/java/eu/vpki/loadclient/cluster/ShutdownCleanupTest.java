@@ -37,7 +37,11 @@ class ShutdownCleanupTest {
     private static void assertCleanedUpAfter(String signal) throws Exception {
         assumeTrue(CpuLimitedNetwork.available(), "needs root and a writable cgroup v1 cpu hierarchy");
         boolean namespaces = NamespaceNetwork.available();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        // A JVM whose SIGINT is ignored on entry (a shell ignores it in the commands it starts in the background,
+        // e.g. `mvn verify &` or a CI runner without job control, and exec keeps it ignored) never runs its shutdown
+        // hooks on Ctrl-C; so the child starts with SIGINT at its default, as in a terminal (GNU env, coreutils 8.31+).
+        List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), ShutdownCleanupTest.class.getName(), Boolean.toString(namespaces)));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         long sleeper;
