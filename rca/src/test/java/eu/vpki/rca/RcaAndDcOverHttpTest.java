@@ -13,6 +13,7 @@ import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.testing.PublishedFile;
+import eu.vpki.common.testing.TestPorts;
 import eu.vpki.common.testing.TestTls;
 import eu.vpki.dc.DcApplication;
 import eu.vpki.shell.openapi.UndeclaredProblems;
@@ -27,7 +28,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -124,9 +124,7 @@ class RcaAndDcOverHttpTest {
     }
 
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return TestPorts.free();
     }
 
     static URI rcaUrl(String path) {

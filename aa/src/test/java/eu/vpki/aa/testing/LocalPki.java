@@ -11,6 +11,7 @@ import eu.vpki.common.etsi.ts102941.TrustLists;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.TestPorts;
 import eu.vpki.common.testing.TestTls;
 import eu.vpki.dc.DcApplication;
 import eu.vpki.ea.EaApplication;
@@ -22,8 +23,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -378,11 +377,7 @@ public final class LocalPki implements AutoCloseable {
     }
 
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestPorts.free();
     }
 
     /** Stops everything started, newest first, and deletes the directory. */

@@ -3,6 +3,7 @@ package eu.vpki.common.replication;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.TestPorts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jgroups.Address;
 import org.jgroups.protocols.DISCARD;
@@ -11,10 +12,6 @@ import org.jgroups.stack.ProtocolStack;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -254,10 +251,6 @@ final class TestCluster implements AutoCloseable {
     }
 
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestPorts.free();
     }
 }

@@ -3,13 +3,10 @@ package eu.vpki.ea.testing;
 import eu.vpki.common.fleet.FleetKeys;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicationConfig;
+import eu.vpki.common.testing.TestPorts;
 import io.micrometer.core.instrument.MeterRegistry;
 import redis.clients.jedis.JedisPool;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -40,10 +37,6 @@ public final class TestReplicas {
     }
 
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestPorts.free();
     }
 }

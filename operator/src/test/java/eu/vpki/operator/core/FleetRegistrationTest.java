@@ -13,6 +13,7 @@ import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicationConfig;
 import eu.vpki.common.testing.RecordingAuditLog;
 import eu.vpki.common.testing.RedisFixtureExtension;
+import eu.vpki.common.testing.TestPorts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,8 +22,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.JedisPool;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,10 +51,7 @@ class FleetRegistrationTest {
     @BeforeEach
     void start() throws IOException {
         pool = REDIS.fixture().newPool();
-        int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
-        }
+        int port = TestPorts.free();
         replica = new Replica(new ReplicationConfig("op-test-" + port, "op-1", ReplicationConfig.Order.TOTAL,
                 ReplicationConfig.Propagation.SYNC, "127.0.0.1", port, new ReplicationConfig.Discovery.TcpPing("127.0.0.1[" + port + "]"), 1,
                 new ReplicationConfig.Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofMillis(300), Duration.ofSeconds(5))),

@@ -4,6 +4,7 @@ import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.testing.PublishedFile;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.TestPorts;
 import eu.vpki.common.testing.TestTls;
 import eu.vpki.operator.OperatorApplication;
 import eu.vpki.shell.openapi.UndeclaredProblems;
@@ -20,8 +21,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -233,10 +232,6 @@ class OperatorApiTest {
     }
 
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestPorts.free();
     }
 }

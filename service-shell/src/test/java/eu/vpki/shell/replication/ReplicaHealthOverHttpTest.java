@@ -2,6 +2,7 @@ package eu.vpki.shell.replication;
 
 import eu.vpki.common.replication.ReplicatedKeyspace;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.common.testing.TestPorts;
 import eu.vpki.shell.ShellTestApplication;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -21,8 +22,6 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -130,10 +129,6 @@ class ReplicaHealthOverHttpTest {
     }
 
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestPorts.free();
     }
 }
