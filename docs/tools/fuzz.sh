@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# module  class  method  inputs (10.9 million in total)
+# module  class  method  inputs (12.9 million in total)
 TARGETS="
 common EtsiDecodingFuzzTest anyType 2500000
 common EtsiDecodingFuzzTest certificate 1000000
@@ -51,6 +51,8 @@ ea EaEntryFuzzTest validationPlaintext 100000
 aa AuthorizationFuzzTest authorizationBody 200000
 aa AuthorizationFuzzTest authorizationPlaintext 100000
 dc TrustListIngestFuzzTest ingest 500000
+common CommandCodecFuzzTest message 1500000
+common CommandCodecFuzzTest origin 500000
 "
 
 mkdir -p target "$(dirname "$results")" # each target's console goes to target/fuzz-<class>-<method>.log

@@ -94,6 +94,7 @@ final class AntiEntropy {
     private final CommandLog commandLog;
     private final Peers peers;
     private final ReplicationMetrics metrics;
+    private final OriginAuthentication authentication;
     private final long leaseNanos;
     private final long pullDelayNanos;
     private final long trimDelayNanos;
@@ -127,7 +128,8 @@ final class AntiEntropy {
 
     /** @param nanos this member's monotonic clock ({@code System::nanoTime}; a fake one in tests) */
     AntiEntropy(ReplicationConfig config, String origin, Applier applier, AppliedWatermarks watermarks,
-                CommandLog commandLog, Peers peers, ReplicationMetrics metrics, LongSupplier nanos) {
+                CommandLog commandLog, Peers peers, ReplicationMetrics metrics, OriginAuthentication authentication,
+                LongSupplier nanos) {
         this.nanos = nanos;
         this.config = config;
         this.origin = origin;
@@ -136,6 +138,7 @@ final class AntiEntropy {
         this.commandLog = commandLog;
         this.peers = peers;
         this.metrics = metrics;
+        this.authentication = authentication;
         this.leaseNanos = config.lease().toNanos();
         this.pullDelayNanos = config.statusInterval().toNanos();
         this.trimDelayNanos = config.statusInterval().multipliedBy(TRIM_DELAY_INTERVALS).toNanos();
@@ -325,7 +328,7 @@ final class AntiEntropy {
                     log.debug("pull of {} {}..{} from {} failed: {}", of, from, to, peer, String.valueOf(error));
                     return;
                 }
-                List<Command> commands = CommandCodec.decodeCommands(answer);
+                List<Command> commands = authentic(CommandCodec.decodeCommands(answer), peer);
                 if (commands.isEmpty() || commands.get(0).id().seq() != from) {
                     log.debug("pull of {} {}..{} from {} answered {} command(s) from another start", of, from, to, peer,
                             commands.size());
@@ -343,6 +346,24 @@ final class AntiEntropy {
                 pulling.remove(of);
             }
         });
+    }
+
+    /**
+     * The commands of a pull's answer up to the first one its origin did not issue ({@link OriginAuthentication}),
+     * which is refused, logged and counted with the rest of the answer: a peer relays other origins' commands
+     * from its log, so each must carry its own origin's signature.
+     */
+    private List<Command> authentic(List<Command> commands, Address peer) {
+        for (int i = 0; i < commands.size(); i++) {
+            String refusal = authentication.refusal(commands.get(i));
+            if (refusal != null) {
+                metrics.refused("pull", commands.size() - i);
+                log.warn("refused command {} fetched from {}'s log (and the {} after it in that answer): {}",
+                        commands.get(i).id(), peer, commands.size() - i - 1, refusal);
+                return commands.subList(0, i);
+            }
+        }
+        return commands;
     }
 
     /** A fresh peer whose log holds {@code of} from {@code from}: the origin itself if it is one, else the most advanced. */

@@ -19,9 +19,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Binary form of a {@link Command} on the wire. Format version 1:
+ * Binary form of a {@link Command} on the wire and in the command log. Format version 1 (unsigned) and 2
+ * (signed by its origin, {@link OriginSignature}):
  * <pre>
  * u8 format (=1) | str origin | varlong seq | i64 originMillis | varint opCount | op*
+ * u8 format (=2) | (as format 1 after its first byte) | varint certLength | cert | varint sigLength (=64) | sig
  * op: u8 tag | str key | body
  *   1 PutIfNewer    varlong version | varint n | (str field | str value)*n  (fields sorted)
  *   2 DeleteIfNewer varlong version
@@ -31,7 +33,9 @@ import java.util.TreeMap;
  *   6 PutIfNewer, terminal: as 1
  * str = varint byteLength | UTF-8;  varint/varlong = unsigned LEB128
  * </pre>
- * A reader rejects unknown format versions and tags, so a newer writer fails loudly, never silently.
+ * A reader rejects unknown format versions and tags, so a newer writer fails loudly, never silently. The
+ * signature covers the format 1 encoding of the same command ({@link #unsignedEncoding}), which is what a
+ * verifier recomputes: the canonical encoding (fields sorted, shortest varints), whatever bytes carried it.
  *
  * <p>Decoding trusts no length: a length or count larger than the bytes left in the message is refused
  * before anything is allocated for it, so a message never costs more memory than its own size (and a
@@ -53,6 +57,7 @@ import java.util.TreeMap;
 public final class CommandCodec {
 
     static final int FORMAT_VERSION = 1;
+    static final int SIGNED_FORMAT_VERSION = 2;
     static final int APPLIED_QUERY = 0x51;
     static final int COMMANDS = 0x52;
     static final int REPORT = 0x53;
@@ -68,15 +73,14 @@ public final class CommandCodec {
     }
 
     public static byte[] encode(Command command) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+        OriginSignature signature = command.signature();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(signature == null ? 64 : 640);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT_VERSION);
-            writeString(out, command.id().origin());
-            writeVarLong(out, command.id().seq());
-            out.writeLong(command.originMillis());
-            writeVarLong(out, command.operations().size());
-            for (Operation operation : command.operations()) {
-                writeOperation(out, operation);
+            out.writeByte(signature == null ? FORMAT_VERSION : SIGNED_FORMAT_VERSION);
+            writeBody(out, command);
+            if (signature != null) {
+                writeBytes(out, signature.certificate());
+                writeBytes(out, signature.signature());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -84,11 +88,38 @@ public final class CommandCodec {
         return bytes.toByteArray();
     }
 
+    /** The format 1 encoding of {@code command} without its signature: what its origin signs. */
+    static byte[] unsignedEncoding(Command command) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(FORMAT_VERSION);
+            writeBody(out, command);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void writeBody(DataOutputStream out, Command command) throws IOException {
+        writeString(out, command.id().origin());
+        writeVarLong(out, command.id().seq());
+        out.writeLong(command.originMillis());
+        writeVarLong(out, command.operations().size());
+        for (Operation operation : command.operations()) {
+            writeOperation(out, operation);
+        }
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] value) throws IOException {
+        writeVarLong(out, value.length);
+        out.write(value);
+    }
+
     public static Command decode(byte[] encoded) {
         return decoding("command", () -> {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded));
             int format = in.readUnsignedByte();
-            if (format != FORMAT_VERSION) {
+            if (format != FORMAT_VERSION && format != SIGNED_FORMAT_VERSION) {
                 throw new IllegalArgumentException("unknown command format " + format);
             }
             CommandId id = new CommandId(readMessageString(in), readVarLong(in));
@@ -98,10 +129,18 @@ public final class CommandCodec {
             for (int i = 0; i < count; i++) {
                 operations.add(readOperation(in));
             }
+            OriginSignature signature = null;
+            if (format == SIGNED_FORMAT_VERSION) {
+                byte[] certificate = readMessageBytes(in);
+                if (certificate.length > MAX_CERTIFICATE_BYTES) {
+                    throw new IllegalArgumentException("certificate of " + certificate.length + " bytes");
+                }
+                signature = new OriginSignature(certificate, readMessageBytes(in));
+            }
             if (in.available() != 0) {
                 throw new IllegalArgumentException(in.available() + " trailing bytes after command " + id);
             }
-            return new Command(id, originMillis, operations);
+            return new Command(id, originMillis, operations, signature);
         });
     }
 
@@ -126,9 +165,10 @@ public final class CommandCodec {
         });
     }
 
-    /** The kind of a message: {@link #FORMAT_VERSION} for a command, else one of the other kinds. */
+    /** The kind of a message: {@link #FORMAT_VERSION} for a command (signed or not), else one of the other kinds. */
     static int kind(byte[] encoded) {
-        return encoded.length == 0 ? -1 : encoded[0] & 0xFF;
+        int first = encoded.length == 0 ? -1 : encoded[0] & 0xFF;
+        return first == SIGNED_FORMAT_VERSION ? FORMAT_VERSION : first;
     }
 
     static byte[] encodeCommands(List<byte[]> commands) {
@@ -152,9 +192,7 @@ public final class CommandCodec {
             int count = readMessageCount(in);
             List<Command> commands = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                byte[] command = new byte[readMessageCount(in)];
-                in.readFully(command);
-                commands.add(decode(command));
+                commands.add(decode(readMessageBytes(in)));
             }
             requireEnd(in, "a command list");
             return commands;
@@ -376,10 +414,17 @@ public final class CommandCodec {
     }
 
     private static String readMessageString(DataInputStream in) throws IOException {
-        byte[] utf8 = new byte[readMessageCount(in)];
-        in.readFully(utf8);
-        return new String(utf8, StandardCharsets.UTF_8);
+        return new String(readMessageBytes(in), StandardCharsets.UTF_8);
     }
+
+    private static byte[] readMessageBytes(DataInputStream in) throws IOException {
+        byte[] value = new byte[readMessageCount(in)];
+        in.readFully(value);
+        return value;
+    }
+
+    /** Longest origin certificate a signed command may carry (ours are about 400 bytes). */
+    static final int MAX_CERTIFICATE_BYTES = 4096;
 
     /** Longest string a stream (a state-transfer snapshot) may hold: far above any key or value the PKI stores. */
     static final int MAX_STREAM_STRING_BYTES = 16 << 20;

@@ -26,6 +26,15 @@ public record CommandId(String origin, long seq) {
         if (seq < 1) {
             throw new IllegalArgumentException("sequence numbers start at 1, got " + seq);
         }
+        int separator = origin.indexOf(INCARNATION);
+        if (separator > 0) {
+            try {
+                Long.parseLong(origin.substring(separator + 1), 36);
+            } catch (NumberFormatException e) {
+                // 13 base-36 digits can exceed a long: a replica computing its next epoch from it would fail to join
+                throw new IllegalArgumentException("incarnation epoch of " + origin + " exceeds a long", e);
+            }
+        }
     }
 
     /** The replica whose incarnation numbered this command. */

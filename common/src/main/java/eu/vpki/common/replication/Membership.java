@@ -57,6 +57,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
     private final CommandLog commandLog;
     private final Clock clock;
     private final ReplicationMetrics metrics;
+    private final OriginAuthentication origins;
     private final Executor server;
     private final Runnable onViewChange;
     private final String origin;
@@ -76,7 +77,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
      * @param onFailure    called on the applier thread when this replica's Redis failed
      */
     Membership(ReplicationConfig config, String origin, RedisStateMachine stateMachine, CommandLog commandLog, Clock clock,
-               ReplicationMetrics metrics, Executor server, Runnable onViewChange,
+               ReplicationMetrics metrics, OriginAuthentication origins, Executor server, Runnable onViewChange,
                Consumer<RuntimeException> onFailure) {
         this.config = config;
         this.origin = origin;
@@ -84,10 +85,11 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         this.commandLog = commandLog;
         this.clock = clock;
         this.metrics = metrics;
+        this.origins = origins;
         this.server = server;
         this.onViewChange = onViewChange;
         this.applier = new Applier(origin, config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, onFailure);
-        this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, this, metrics, System::nanoTime);
+        this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, this, metrics, origins, System::nanoTime);
     }
 
     /** Joins the group with what this replica's Redis holds; blocks until joined. */
@@ -140,7 +142,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 completeExceptionally(result, refused, completer);
                 return;
             }
-            Command command = new Command(new CommandId(origin, lastSeq.incrementAndGet()), clock.millis(), operations);
+            Command command = origins.sign(new Command(new CommandId(origin, lastSeq.incrementAndGet()), clock.millis(), operations));
             try {
                 cast(command, result, completer);
             } catch (Exception e) {
@@ -367,6 +369,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 dispatch(message, response);
             } catch (PkiException malformed) {
                 // refused and logged; nothing is applied or answered (the sender times out)
+                metrics.refused("malformed");
                 log.warn("refused a malformed message from {}: {}", message.getSrc(), malformed.getMessage());
             }
         }
@@ -374,7 +377,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         private void dispatch(Message message, Response response) {
             byte[] payload = message.getArray();
             switch (CommandCodec.kind(payload)) {
-                case CommandCodec.FORMAT_VERSION -> applier.deliver(CommandCodec.decode(payload), response);
+                case CommandCodec.FORMAT_VERSION -> deliver(CommandCodec.decode(payload), message.getSrc(), response);
                 case CommandCodec.APPLIED_QUERY -> {
                     if (response != null) {
                         watermarks.whenApplied(CommandCodec.decodeAppliedQuery(payload))
@@ -391,6 +394,20 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 default -> log.warn("ignored a message of unknown kind {} from {}", CommandCodec.kind(payload), message.getSrc());
             }
         }
+    }
+
+    /**
+     * A command JGroups delivered: to the applier, unless its origin did not issue it
+     * ({@link OriginAuthentication}): then it is refused, logged and counted, and not answered.
+     */
+    private void deliver(Command command, Address sender, Response response) {
+        String refusal = origins.refusal(command);
+        if (refusal != null) {
+            metrics.refused("direct");
+            log.warn("refused command {} delivered by {}: {}", command.id(), sender, refusal);
+            return;
+        }
+        applier.deliver(command, response);
     }
 
     private void servePull(CommandCodec.Pull pull, Response response) {

@@ -54,6 +54,7 @@ public final class Replica implements AutoCloseable {
     private final JedisPool redis;
     private final Clock clock;
     private final ReplicationMetrics metrics;
+    private final OriginAuthentication origins;
     private final ExecutorService completions;
     private final ExecutorService server;
     private final ScheduledExecutorService control;
@@ -63,8 +64,24 @@ public final class Replica implements AutoCloseable {
     private volatile String redisRunId;
     private ScheduledFuture<?> recovery;
 
+    /** A replica without TLS: its commands are neither signed nor checked. */
     public Replica(ReplicationConfig config, ReplicatedKeyspace keyspace, JedisPool redis, Clock clock,
                    MeterRegistry registry) {
+        this(config, keyspace, redis, clock, registry, null);
+    }
+
+    /**
+     * @param credentials how this replica signs its commands and checks other origins' (from the same key and trust
+     *                    stores as {@link ReplicationConfig#tls()}); required with TLS, null without
+     * @throws IllegalArgumentException if TLS is on without credentials, or the credentials are another replica's
+     */
+    public Replica(ReplicationConfig config, ReplicatedKeyspace keyspace, JedisPool redis, Clock clock,
+                   MeterRegistry registry, OriginCredentials credentials) {
+        if (config.tls().enabled() && credentials == null) {
+            throw new IllegalArgumentException("replica " + config.replicaId() + " runs TLS but has no origin credentials:"
+                    + " with TLS every command is signed by its origin (docs/design-replication-security.md)");
+        }
+        this.origins = OriginAuthentication.of(credentials, config.replicaId());
         this.config = config;
         this.redis = redis;
         this.stateMachine = new RedisStateMachine(redis, keyspace);
@@ -128,7 +145,7 @@ public final class Replica implements AutoCloseable {
             }
         }
         Membership joining = new Membership(config, CommandId.incarnation(config.replicaId(), epoch), stateMachine,
-                commandLog, clock, metrics, server, this::viewChanged, this::failed);
+                commandLog, clock, metrics, origins, server, this::viewChanged, this::failed);
         try {
             joining.join();
         } catch (Exception e) {

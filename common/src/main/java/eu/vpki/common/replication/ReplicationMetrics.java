@@ -30,7 +30,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       has not applied (in flight or missing);</li>
  *   <li>{@code vpki.replication.held} (gauge): commands held back because an earlier command of their origin is
  *       missing here (a gap; non-zero only while it lasts);</li>
- *   <li>{@code vpki.replication.recovered} (counter): commands fetched from a peer's log (gaps filled, catching up).</li>
+ *   <li>{@code vpki.replication.recovered} (counter): commands fetched from a peer's log (gaps filled, catching up);</li>
+ *   <li>{@code vpki.replication.refused} (counter, tag {@code reason}): messages refused unread and changing nothing:
+ *       {@code malformed} (any kind of message that does not decode), {@code direct} (a delivered command its
+ *       origin did not sign, {@link OriginAuthentication}), {@code pull} (such a command in a peer's answer to a
+ *       pull, with the rest of that answer).</li>
  * </ul>
  */
 final class ReplicationMetrics {
@@ -42,6 +46,7 @@ final class ReplicationMetrics {
     private final DistributionSummary applyBatch;
     private final Counter recovered;
     private final Map<String, Counter> commands = new ConcurrentHashMap<>();
+    private final Map<String, Counter> refused = new ConcurrentHashMap<>();
 
     /** Where the gauges read their values. */
     interface Gauges {
@@ -82,6 +87,16 @@ final class ReplicationMetrics {
                 .tags(tags).register(registry);
         this.recovered = Counter.builder("vpki.replication.recovered")
                 .description("commands fetched from a peer's log").baseUnit("commands").tags(tags).register(registry);
+    }
+
+    void refused(String reason) {
+        refused(reason, 1);
+    }
+
+    void refused(String reason, int count) {
+        refused.computeIfAbsent(reason, r -> Counter.builder("vpki.replication.refused")
+                .description("replication messages refused: malformed, or commands their origin did not sign")
+                .baseUnit("messages").tags(tags).tag("reason", r).register(registry)).increment(count);
     }
 
     void recovered(int count) {

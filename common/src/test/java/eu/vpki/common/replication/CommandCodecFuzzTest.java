@@ -1,6 +1,7 @@
 package eu.vpki.common.replication;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import eu.vpki.common.etsi.crypto.DeploymentCa;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.etsi.ts103097.TestPki;
@@ -14,6 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Instant;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +51,55 @@ class CommandCodecFuzzTest {
     }
 
     /**
+     * The origin check of every command a replica applies with TLS on: decoding, then the certificate it
+     * carries (parsed by the JDK's X.509 code, checked against the deployment CA) and its signature. It
+     * refuses with a reason and never throws. The deployment (CA trust store and replica ea-1's key store)
+     * is fixed in {@code fuzz-deployment/}, so the seeds signed by ea-1 reach the signature check.
+     */
+    @FuzzTest(maxDuration = "")
+    void origin(byte[] input) {
+        FuzzContract.check(1L << 20, () -> {
+            if (CommandCodec.kind(input) == CommandCodec.FORMAT_VERSION) {
+                Deployment.AUTHENTICATION.refusal(CommandCodec.decode(input));
+            }
+        });
+    }
+
+    private static final String DEPLOYMENT_PASSWORD = "fuzz-deployment";
+
+    /** Read on first use (writeDeployment runs before it exists). */
+    private static final class Deployment {
+        static final OriginAuthentication AUTHENTICATION = fixedDeployment();
+    }
+
+    /** ea-1's signing side and every replica's checking side of the fixed deployment in the test resources. */
+    private static OriginAuthentication fixedDeployment() {
+        try {
+            Path dir = Path.of(CommandCodecFuzzTest.class.getResource("fuzz-deployment/trust.p12").toURI()).getParent();
+            return OriginAuthentication.of(TestCluster.credentials(ReplicationConfig.Tls.of(dir.resolve("ea-1.p12"), DEPLOYMENT_PASSWORD,
+                    dir.resolve("trust.p12"), DEPLOYMENT_PASSWORD)), "ea-1");
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Writes the fixed deployment the {@link #origin} target checks against (CA valid 2026-2036, ea-1's
+     * certificate from it): {@code mvn -pl common test -Dtest=CommandCodecFuzzTest#writeDeployment
+     * -Dvpki.fuzz.write-deployment=true}, then {@code writeSeeds}.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "vpki.fuzz.write-deployment", matches = "true")
+    void writeDeployment() {
+        Path dir = Path.of("src/test/resources/eu/vpki/common/replication/fuzz-deployment");
+        SecureRandom random = new SecureRandom();
+        Instant from = Instant.parse("2026-01-01T00:00:00Z");
+        DeploymentCa ca = DeploymentCa.generate("vpki fuzz deployment CA", from, Duration.ofDays(3650), random);
+        ca.writeTrustStore(dir.resolve("trust.p12"), DEPLOYMENT_PASSWORD.toCharArray());
+        ca.issueKeyStore("ea-1", from, Duration.ofDays(3650), random, dir.resolve("ea-1.p12"), DEPLOYMENT_PASSWORD.toCharArray());
+    }
+
+    /**
      * Writes real messages (the commands an Operator and an EA replicate, and the control messages) as
      * seeds: {@code mvn -pl common test -Dtest=CommandCodecFuzzTest#writeSeeds -Dvpki.fuzz.write-seeds=true}.
      */
@@ -63,6 +116,15 @@ class CommandCodecFuzzTest {
                 FleetCommands.register("op-1", List.of(record)));
         Command enrolment = new Command(new CommandId("ea-1~mi3k2x1c", 42), 1_732_000_000_001L,
                 FleetCommands.enrolled(ec, Optional.of(ec.superseded(1_732_000_000_002L))));
+        OriginAuthentication ea1 = Deployment.AUTHENTICATION;
+        // origin time within the fixed deployment's validity (2026-2036)
+        Command signedEnrolment = ea1.sign(new Command(enrolment.id(), 1_780_000_000_000L, enrolment.operations()));
+        assertThat(ea1.refusal(signedEnrolment)).isNull();
+        for (String target : List.of("message", "origin")) {
+            corpus.write(target, "signed-enrolment", CommandCodec.encode(signedEnrolment));
+            corpus.write(target, "signed-registration-of-another-replica", CommandCodec.encode(ea1.sign(new Command(registration.id(), 1_780_000_000_000L, registration.operations()))));
+        }
+        corpus.write("origin", "enrolment", CommandCodec.encode(enrolment));
         corpus.write("message", "registration", CommandCodec.encode(registration));
         corpus.write("message", "enrolment", CommandCodec.encode(enrolment));
         corpus.write("message", "applied-query", CommandCodec.encodeAppliedQuery(enrolment.id()));

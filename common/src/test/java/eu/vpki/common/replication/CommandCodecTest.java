@@ -75,9 +75,32 @@ class CommandCodecTest {
     @Test
     void decode_rejectsAnUnknownFormatVersion() {
         byte[] encoded = CommandCodec.encode(EVERY_OPERATION);
+        encoded[0] = 3;
+
+        assertThatThrownBy(() -> CommandCodec.decode(encoded)).hasMessageContaining("unknown command format 3");
+    }
+
+    @Test
+    void decode_readsAnUnsignedCommandAsFormat2_asTruncated() {
+        // format 2 is a signed command: after the operations come the certificate and the signature
+        byte[] encoded = CommandCodec.encode(EVERY_OPERATION);
         encoded[0] = 2;
 
-        assertThatThrownBy(() -> CommandCodec.decode(encoded)).hasMessageContaining("unknown command format 2");
+        assertThatThrownBy(() -> CommandCodec.decode(encoded)).isInstanceOf(PkiException.class)
+                .hasMessageContaining("truncated replication command");
+    }
+
+    @Test
+    void decode_refusesAnOriginWhoseIncarnationEpochExceedsALong() {
+        // 13 base-36 digits: accepted by the pattern, but a replica computing its next epoch from it could not join
+        Command command = new Command(new CommandId("ea-1~zzzzzzzzzzzz", 1), 0, List.of(new Operation.Put("k", "v")));
+        byte[] encoded = CommandCodec.encode(command);
+        byte[] overflowing = new String(encoded, java.nio.charset.StandardCharsets.ISO_8859_1)
+                .replace("~zzzzzzzzzzzz", "~zzzzzzzzzzzzz").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        overflowing[1]++; // the origin's length
+
+        assertThatThrownBy(() -> CommandCodec.decode(overflowing)).isInstanceOf(PkiException.class)
+                .hasMessageContaining("exceeds a long");
     }
 
     @Test

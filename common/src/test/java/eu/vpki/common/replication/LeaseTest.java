@@ -73,7 +73,7 @@ class LeaseTest {
             public void fetchState(Address provider) {
                 throw new UnsupportedOperationException("no snapshots here");
             }
-        }, metrics, clock::get);
+        }, metrics, OriginAuthentication.NONE, clock::get);
         antiEntropy.start(self, View.create(self, 1, self, peer1, peer2));
     }
 

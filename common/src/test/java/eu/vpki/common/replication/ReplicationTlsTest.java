@@ -1,6 +1,7 @@
 package eu.vpki.common.replication;
 
 import eu.vpki.common.etsi.crypto.DeploymentCa;
+import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.ObjectMessage;
@@ -22,7 +23,8 @@ import static org.awaitility.Awaitility.await;
  * Mutual TLS of the replication transport with real JGroups stacks (the replicas' own
  * {@code tcp-fifo.xml}): two replicas with certificates of the deployment CA form a group; a third
  * member with the right cluster name and discovery but no certificate of that CA (none at all, or one
- * of another CA) cannot join, and nothing it sends reaches the replicas. Without TLS the same rogue
+ * of another CA) cannot join, nothing it sends reaches the replicas, and it can neither fetch a replica's
+ * state (state transfer) nor send a replica a pull for its log (anti-entropy). Without TLS the same rogue
  * joins (the check can fail).
  */
 class ReplicationTlsTest {
@@ -69,8 +71,21 @@ class ReplicationTlsTest {
         foreign.send(new ObjectMessage(null, "forged by rogue-foreign"));
         r2.send(new ObjectMessage(null, "from r2"));
         await().atMost(Duration.ofSeconds(30)).until(() -> receivedByR1.stream().anyMatch(m -> "from r2".equals(m.getObject())));
+        // nor fetch a replica's state (state transfer) or ask its log for commands (an anti-entropy pull)
+        for (JChannel rogue : List.of(plain, foreign)) {
+            try {
+                rogue.getState(r1.getAddress(), 3_000);
+            } catch (Exception refused) {
+                // expected: the state request cannot reach r1
+            }
+            rogue.send(new BytesMessage(r1.getAddress(), CommandCodec.encodePull(new CommandCodec.Pull("r1~1", 1, 512))));
+        }
+        r2.send(new ObjectMessage(null, "again from r2"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> receivedByR1.stream().anyMatch(m -> "again from r2".equals(m.getObject())));
         assertThat(r1.getView().getMembers()).containsExactlyInAnyOrder(r1.getAddress(), r2.getAddress());
-        assertThat(receivedByR1).extracting(Message::getObject).containsOnly("from r2");
+        assertThat(receivedByR1).extracting(Message::getObject).containsOnly("from r2", "again from r2");
+        assertThat(channels.statesServed()).as("replicas asked for their state").isEmpty();
+        assertThat(channels.statesReceived()).as("members that received a state").isEmpty();
     }
 
     @Test

@@ -86,6 +86,8 @@ final class TestCluster implements AutoCloseable {
     private final ReplicatedKeyspace keyspace;
     private final List<Member> members = new ArrayList<>();
     private final List<Replica> started = new ArrayList<>();
+    /** Each member's transport security by replica id; {@link ReplicationConfig.Tls#OFF} unless {@link #withTls}. */
+    private java.util.function.Function<String, ReplicationConfig.Tls> tls = id -> ReplicationConfig.Tls.OFF;
 
     TestCluster(List<RedisFixture> redis, Order order, Propagation propagation) {
         this(redis, order, propagation, redis.size());
@@ -104,6 +106,21 @@ final class TestCluster implements AutoCloseable {
             members.add(new Member(i, redis.get(i)));
         }
         this.clusterName = "test-" + members.get(0).port;
+    }
+
+    /** Mutual TLS and signed commands for every member started from now on (its key store by replica id). */
+    TestCluster withTls(java.util.function.Function<String, ReplicationConfig.Tls> transportSecurity) {
+        this.tls = transportSecurity;
+        return this;
+    }
+
+    String clusterName() {
+        return clusterName;
+    }
+
+    /** Every member's {@code host[port]}, as TCPPING lists them. */
+    String initialHosts() {
+        return members.stream().map(m -> "127.0.0.1[" + m.port + "]").collect(Collectors.joining(","));
     }
 
     Member member(int index) {
@@ -148,12 +165,11 @@ final class TestCluster implements AutoCloseable {
     }
 
     private Replica startOnce(Member member, ReplicationConfig.Timeouts timeouts, Duration statusInterval) {
-        String initialHosts = members.stream().map(m -> "127.0.0.1[" + m.port + "]").collect(Collectors.joining(","));
         ReplicationConfig config = new ReplicationConfig(clusterName, member.id(), order, propagation, "127.0.0.1",
-                member.port, new ReplicationConfig.Discovery.TcpPing(initialHosts), expectedMembers, timeouts,
-                ReplicationConfig.DEFAULT_APPLY_GROUPING, statusInterval);
+                member.port, new ReplicationConfig.Discovery.TcpPing(initialHosts()), expectedMembers, timeouts,
+                ReplicationConfig.DEFAULT_APPLY_GROUPING, statusInterval, tls.apply(member.id()));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Replica replica = new Replica(config, keyspace, member.pool, Clock.systemUTC(), registry);
+        Replica replica = new Replica(config, keyspace, member.pool, Clock.systemUTC(), registry, credentials(config.tls()));
         try {
             replica.connect();
         } catch (ReplicationException e) {
@@ -248,6 +264,15 @@ final class TestCluster implements AutoCloseable {
     public void close() {
         started.forEach(Replica::close);
         members.forEach(m -> m.pool.close());
+    }
+
+    /** The origin credentials from the same stores as {@code tls} (as the services make them); null without TLS. */
+    static OriginCredentials credentials(ReplicationConfig.Tls tls) {
+        if (!tls.enabled()) {
+            return null;
+        }
+        return eu.vpki.common.etsi.crypto.DeploymentCredentials.read(tls.keyStore(), tls.keyStorePassword().toCharArray(),
+                tls.trustStore(), tls.trustStorePassword().toCharArray(), new java.security.SecureRandom());
     }
 
     static int freePort() {

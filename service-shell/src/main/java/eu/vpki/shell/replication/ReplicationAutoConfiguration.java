@@ -1,6 +1,9 @@
 package eu.vpki.shell.replication;
 
+import eu.vpki.common.etsi.crypto.DeploymentCredentials;
+import eu.vpki.common.replication.OriginCredentials;
 import eu.vpki.common.replication.ReplicatedKeyspace;
+import eu.vpki.common.replication.ReplicationConfig;
 import eu.vpki.common.replication.Replica;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,12 +13,14 @@ import org.springframework.context.annotation.Bean;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
 
+import java.security.SecureRandom;
 import java.time.Clock;
 
 /**
  * For a service that declares the {@link ReplicatedKeyspace} it replicates (EA, Operator): the pool
  * of its own Redis ({@code vpki.redis.*}), its {@link Replica} joined to the group at start-up
- * ({@code vpki.replication.*}; a bad value fails the start naming the key), and the health
+ * ({@code vpki.replication.*}; a bad value fails the start naming the key; with {@code tls-key-store}, mutual TLS and
+ * commands signed by their origin, docs/design-replication-security.md), and the health
  * indicators {@code replica} and {@code redis}.
  */
 @AutoConfiguration
@@ -33,8 +38,16 @@ public class ReplicationAutoConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    Replica replica(ReplicationProperties replication, ReplicatedKeyspace keyspace, JedisPool redis, Clock clock, MeterRegistry registry) {
-        Replica replica = new Replica(replication.toConfig(), keyspace, redis, clock, registry);
+    Replica replica(ReplicationProperties replication, ReplicatedKeyspace keyspace, JedisPool redis, Clock clock, SecureRandom random,
+                    MeterRegistry registry) {
+        ReplicationConfig config = replication.toConfig();
+        ReplicationConfig.Tls tls = config.tls();
+        // with TLS, the same key and trust stores sign this replica's commands and check every origin's
+        OriginCredentials credentials = tls.enabled()
+                ? DeploymentCredentials.read(tls.keyStore(), tls.keyStorePassword().toCharArray(), tls.trustStore(),
+                        tls.trustStorePassword().toCharArray(), random)
+                : null;
+        Replica replica = new Replica(config, keyspace, redis, clock, registry, credentials);
         replica.connect();
         return replica;
     }

@@ -1,9 +1,13 @@
 package eu.vpki.shell.replication;
 
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.replication.ReplicationConfig;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -12,6 +16,13 @@ import java.util.Map;
  * {@code vpki.replication.*} (docs/configuration.md, docs/replication.md); validated by {@link ReplicationConfig}.
  * {@code emulated-delays.<replica-id>}: WAN emulation for experiments only (the one-way delay added to messages from
  * that peer; unset in a deployment).
+ *
+ * @param tlsKeyStore      this replica's PKCS#12 key store from the deployment CA (its key, {@code CN=<replica-id>});
+ *                         when set, the transport runs mutual TLS and every command is signed
+ *                         (docs/design-replication-security.md); unset: plain TCP, nothing signed
+ * @param tlsTrustStore    PKCS#12 trust store with the deployment CA certificate(s); required with {@code tls-key-store}
+ * @param tlsPasswordFile  file whose first line is the password of both stores; without it the environment
+ *                         variable {@value #TLS_PASSWORD_ENV}
  */
 @ConfigurationProperties("vpki.replication")
 public record ReplicationProperties(
@@ -33,7 +44,13 @@ public record ReplicationProperties(
         @DefaultValue("20s") Duration failureDetectionTimeout,
         @DefaultValue("2ms") Duration applyGrouping,
         @DefaultValue("500ms") Duration statusInterval,
-        Map<String, Duration> emulatedDelays) {
+        Map<String, Duration> emulatedDelays,
+        Path tlsKeyStore,
+        Path tlsTrustStore,
+        Path tlsPasswordFile) {
+
+    /** Environment variable holding the stores' password when no {@code tls-password-file} is given. */
+    public static final String TLS_PASSWORD_ENV = "VPKI_REPLICATION_TLS_PASSWORD";
 
     /** The library configuration; throws IllegalArgumentException naming the key on bad values. */
     public ReplicationConfig toConfig() {
@@ -46,7 +63,32 @@ public record ReplicationProperties(
         String id = replicaId == null || replicaId.isBlank() ? bindAddress + ":" + bindPort : replicaId;
         return new ReplicationConfig(clusterName, id, order, propagation, bindAddress, bindPort, d, members(d),
                 new ReplicationConfig.Timeouts(replyTimeout, stateTransferTimeout, joinTimeout, failureDetectionTimeout),
-                applyGrouping, statusInterval).withEmulatedDelays(emulatedDelays);
+                applyGrouping, statusInterval, tls(System.getenv())).withEmulatedDelays(emulatedDelays);
+    }
+
+    /** Mutual TLS when {@code tls-key-store} is set; the password from its file, else from {@code environment}. */
+    ReplicationConfig.Tls tls(Map<String, String> environment) {
+        if (tlsKeyStore == null) {
+            if (tlsTrustStore != null) {
+                throw new IllegalArgumentException("vpki.replication.tls-trust-store is set without vpki.replication.tls-key-store");
+            }
+            return ReplicationConfig.Tls.OFF;
+        }
+        if (tlsTrustStore == null) {
+            throw new IllegalArgumentException("vpki.replication.tls-trust-store must be set with vpki.replication.tls-key-store");
+        }
+        for (Path store : new Path[]{tlsKeyStore, tlsTrustStore}) {
+            if (!Files.isReadable(store)) {
+                throw new IllegalArgumentException("vpki.replication.tls-*: cannot read " + store);
+            }
+        }
+        String password;
+        try {
+            password = new String(SoftwareKeyStore.password(tlsPasswordFile, environment, TLS_PASSWORD_ENV));
+        } catch (PkiException e) {
+            throw new IllegalArgumentException("vpki.replication.tls-password-file: " + e.getMessage(), e);
+        }
+        return ReplicationConfig.Tls.of(tlsKeyStore, password, tlsTrustStore, password);
     }
 
     /** {@code expected-members}; with TCPPING it defaults to the number of hosts {@code initial-hosts} lists. */

@@ -34,6 +34,8 @@ import java.util.List;
 public final class DeploymentCa {
     private static final String CA_ALIAS = "deployment-ca";
     private static final String REPLICA_ALIAS = "replica";
+    /** What a replica id (and so a replica certificate's CN) may be: as {@code vpki.replication.replica-id}. */
+    static final String REPLICA_ID = "[A-Za-z0-9._:-]{1,64}";
 
     private final PrivateKey key;
     private final X509Certificate certificate;
@@ -94,7 +96,7 @@ public final class DeploymentCa {
      */
     public X509Certificate issueKeyStore(String replicaId, Instant now, Duration validity, SecureRandom random, Path file,
                                          char[] password) {
-        if (replicaId == null || !replicaId.matches("[A-Za-z0-9._:-]{1,64}")) {
+        if (replicaId == null || !replicaId.matches(REPLICA_ID)) {
             throw new IllegalArgumentException("not a replica id: " + replicaId);
         }
         X509Ca.Issued issued = new X509Ca(key, certificate).issue(replicaId, List.of(X509Ca.extension(Extension.extendedKeyUsage,

@@ -1,0 +1,65 @@
+package eu.vpki.common.replication;
+
+/**
+ * Binds a command's origin to the replica that issued it (docs/design-replication-security.md). With
+ * {@link OriginCredentials} (the services give them whenever the transport runs TLS), each replica signs its
+ * commands ({@link OriginSignature}), and a replica accepts a command, delivered by JGroups or fetched from a
+ * peer's log, only if its credentials accept the certificate and signature it carries for the replica id of
+ * the command's origin at the command's origin time. So a member holding replica A's certificate cannot
+ * issue commands of B's origins, whichever member relays them (the SEQUENCER under TOTAL order, a peer's log
+ * in anti-entropy). The decision depends on the command's bytes and the trusted CAs only, so every replica
+ * decides alike. Without credentials nothing is signed or checked. Thread-safe.
+ */
+final class OriginAuthentication {
+
+    /** No credentials: commands are neither signed nor checked. */
+    static final OriginAuthentication NONE = new OriginAuthentication(null);
+
+    private final OriginCredentials credentials;
+
+    private OriginAuthentication(OriginCredentials credentials) {
+        this.credentials = credentials;
+    }
+
+    /**
+     * Signing and checking with {@code credentials}; {@link #NONE} for null.
+     *
+     * @throws IllegalArgumentException if the credentials are another replica's than {@code replicaId} (the
+     *                                  replica would refuse its own commands)
+     */
+    static OriginAuthentication of(OriginCredentials credentials, String replicaId) {
+        if (credentials == null) {
+            return NONE;
+        }
+        if (!credentials.replicaId().equals(replicaId)) {
+            throw new IllegalArgumentException("the replication key store holds the certificate of replica "
+                    + credentials.replicaId() + ", not of " + replicaId + " (vpki.replication.replica-id)");
+        }
+        return new OriginAuthentication(credentials);
+    }
+
+    boolean enabled() {
+        return credentials != null;
+    }
+
+    /** {@code command} signed by this replica; unchanged without credentials. */
+    Command sign(Command command) {
+        if (credentials == null) {
+            return command;
+        }
+        return command.signed(new OriginSignature(credentials.certificate(), credentials.sign(CommandCodec.unsignedEncoding(command))));
+    }
+
+    /** Why {@code command} must be refused, or null if it may be applied. */
+    String refusal(Command command) {
+        if (credentials == null) {
+            return null;
+        }
+        OriginSignature signature = command.signature();
+        if (signature == null) {
+            return "not signed by its origin";
+        }
+        return credentials.refusal(command.id().replicaId(), command.originMillis(), signature.certificate(),
+                CommandCodec.unsignedEncoding(command), signature.signature());
+    }
+}
