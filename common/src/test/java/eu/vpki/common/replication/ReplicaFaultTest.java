@@ -76,7 +76,7 @@ class ReplicaFaultTest {
         cluster = new TestCluster(SERVERS.fixtures(), order, Propagation.SYNC);
         cluster.startAll();
         List<String> acknowledged = new ArrayList<>();
-        cluster.member(0).replica().submit(put("t:idx:before")).join();
+        cluster.submitWhenServing(0, put("t:idx:before"));
         acknowledged.add("t:idx:before");
 
         cluster.member(2).stop();
@@ -84,7 +84,7 @@ class ReplicaFaultTest {
         cluster.awaitServing(0, 1);
         for (int i = 0; i < 20; i++) {
             String key = "t:idx:while-c-was-down-" + i;
-            cluster.member(i % 2).replica().submit(put(key)).join();
+            cluster.submitWhenServing(i % 2, put(key));
             acknowledged.add(key);
         }
         cluster.member(0).stop();
@@ -146,7 +146,7 @@ class ReplicaFaultTest {
         List<String> written = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             String key = "t:idx:while-c-was-paused-" + i;
-            cluster.member(i % 2).replica().submit(put(key)).join();
+            cluster.submitWhenServing(i % 2, put(key));
             written.add(key);
         }
         assertThat(cluster.member(2).replica().viewSize()).as("c's stale view").isEqualTo(3);
@@ -208,7 +208,7 @@ class ReplicaFaultTest {
 
         cluster.start(2);
         cluster.awaitServing(0, 1, 2);
-        CommandId next = cluster.member(2).replica().submit(put("t:idx:after-restart")).join().token();
+        CommandId next = cluster.submitWhenServing(2, put("t:idx:after-restart")).token();
 
         assertThat(next).isNotEqualTo(onlyAtC);
         awaitEverywhere(List.of("t:idx:only-c-received", "t:idx:after-restart"), 0, 1, 2);
@@ -303,7 +303,7 @@ class ReplicaFaultTest {
         StationRecord registered = new StationRecord("op-1", "VIN-1",
                 EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM).publicKey(), List.of(cam), Duration.ofHours(24), null,
                 StationStatus.ACTIVE, versions.next());
-        cluster.member(0).replica().submit(FleetCommands.register("op-1", List.of(registered))).join();
+        cluster.submitWhenServing(0, FleetCommands.register("op-1", List.of(registered)));
         cluster.awaitSameState(0, 1, 2);
 
         cluster.partition(Set.of(0));
@@ -314,8 +314,8 @@ class ReplicaFaultTest {
         cluster.awaitServing(1, 2);
         StationRecord majorityRead = fleet(1).station("VIN-1").orElseThrow();
         assertThat(majorityRead.status()).as("the majority never received the suspension").isEqualTo(StationStatus.ACTIVE);
-        cluster.member(1).replica().submit(FleetCommands.changePermissions(
-                majorityRead.withPermissions(List.of(denm), versions.nextAbove(majorityRead.permissionsVersion())))).join();
+        cluster.submitWhenServing(1, FleetCommands.changePermissions(
+                majorityRead.withPermissions(List.of(denm), versions.nextAbove(majorityRead.permissionsVersion()))));
 
         cluster.heal();
         cluster.awaitViewSize(3, 0, 1, 2);
@@ -351,7 +351,7 @@ class ReplicaFaultTest {
             List<String> acknowledged = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 String key = "t:idx:before-" + i;
-                cluster.member(i % 3).replica().submit(put(key)).join();
+                cluster.submitWhenServing(i % 3, put(key));
                 acknowledged.add(key);
             }
 
@@ -373,7 +373,7 @@ class ReplicaFaultTest {
             cluster.awaitServing(2);
             assertThat(c.origin()).isNotEqualTo(firstOrigin).startsWith(c.id() + "~");
             awaitEverywhere(acknowledged, 0, 1, 2);
-            c.submit(put("t:idx:after")).join();
+            cluster.submitWhenServing(2, put("t:idx:after"));
             cluster.awaitSameState(0, 1, 2);
         }
     }
@@ -394,7 +394,7 @@ class ReplicaFaultTest {
         List<String> written = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             String key = "t:idx:trimmed-" + i;
-            cluster.member(i % 2).replica().submit(put(key)).join();
+            cluster.submitWhenServing(i % 2, put(key));
             written.add(key);
         }
         String origin = cluster.member(0).replica().origin();

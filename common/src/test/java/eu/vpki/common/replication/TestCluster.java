@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -252,6 +254,36 @@ final class TestCluster implements AutoCloseable {
     void awaitServing(Integer... indexes) {
         await().atMost(CONVERGENCE).until(() -> Stream.of(indexes)
                 .allMatch(i -> members.get(i).replica != null && members.get(i).replica.status().serving()));
+    }
+
+    /**
+     * Submits {@code operations} at member {@code index} and waits for the acknowledgement, trying again
+     * for as long as the replica refuses because it does not serve at that moment. Being in service is
+     * not a lasting property: a replica stops serving whenever no majority echoed one of its reports
+     * within the lease ({@code NO_MAJORITY}: four status intervals, 0.4 s with 100 ms reports, and the
+     * echo of a report already takes up to two intervals, so a report round trip that a loaded machine
+     * delays by two more intervals lapses it until the next one) or while it catches up
+     * ({@code NOT_SERVING}). Such a refusal is made before anything is numbered or sent
+     * ({@link Replica#submit}), so trying again cannot write twice; it is what a client of the EA or the
+     * Operator does with their 503. For the writes a test makes to set the scene, never for a test of
+     * refusals.
+     */
+    Acknowledgement submitWhenServing(int index, List<Operation> operations) {
+        AtomicReference<Acknowledgement> acknowledged = new AtomicReference<>();
+        await().atMost(CONVERGENCE).pollInterval(Duration.ofMillis(20)).until(() -> {
+            try {
+                acknowledged.set(members.get(index).replica.submit(operations).join());
+                return true;
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof ReplicationException refused
+                        && (refused.code() == ReplicationException.Code.NO_MAJORITY
+                        || refused.code() == ReplicationException.Code.NOT_SERVING)) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+        return acknowledged.get();
     }
 
     /** Waits until the given members hold the same replicated state. */
