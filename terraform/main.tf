@@ -30,6 +30,13 @@ locals {
   replication_zone     = "replication.${var.name}.internal"
   replication_dns_name = "members.${local.replication_zone}"
 
+  # Each replica's id (vpki.replication.replica-id, the CN of its replication certificate, the name of its
+  # key store's secret): region and host, e.g. eu-west-1.ea-0 (module region names its hosts ea-<i>, operator-<i>).
+  replica_ids = flatten([for region, l in local.layout : concat(
+    [for i in range(length(l.ea_ips)) : "${region}.ea-${i}"],
+    [for i in range(length(l.operator_ips)) : "${region}.operator-${i}"],
+  )])
+
   # Public names the services write into the CTL and that vehicles resolve.
   # The unqualified names are latency-routed to the nearest region.
   endpoints = {
@@ -58,6 +65,7 @@ module "shared" {
   home_region       = var.home_region
   regions           = keys(var.regions)
   jgroups_discovery = var.jgroups_discovery
+  replica_ids       = local.replica_ids
 }
 
 module "region" {

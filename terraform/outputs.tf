@@ -62,3 +62,13 @@ output "load_client_command" {
     "java -jar vpki-load-client-${var.vpki_version}.jar sweep --dc ${local.endpoints.dc} --rca-cert rca.cert --start-rate 100 --step-duration PT30S",
   ])
 }
+
+output "replication_bootstrap_command" {
+  # The replicas run mutual TLS and sign their commands with certificates of a deployment CA private to this
+  # deployment; this command (run where the key ceremony runs) issues the CA and one key store per replica id.
+  # Put replication/trust.p12 and replication/password into the secrets replication-truststore (base64) and
+  # replication-password, and each replication/<replica id>.p12 into replication-keystore-<replica id> (base64);
+  # keep replication/deployment-ca.p12 offline (docs/deployment.md, docs/security.md).
+  description = "Issues the replication channel's deployment CA and a key store for every EA and Operator replica of this deployment."
+  value       = "java -jar vpki-load-client-${var.vpki_version}.jar bootstrap replication --dir replication --replica ${join(",", local.replica_ids)}"
+}

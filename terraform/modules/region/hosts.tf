@@ -81,6 +81,14 @@ locals {
     }
   }
 
+  # The replication channel's credentials (docs/security.md, "JGroups channel"): mutual TLS between the
+  # replicas and commands signed by their origin. Trust store and password are the same on every replica;
+  # the key store is each replica's own (module calls below), named by its replica id.
+  replication_secret_files = {
+    VPKI_REPLICATION_TLS_TRUST_STORE   = { secret_id = var.secrets["replication_truststore"].name, base64 = true }
+    VPKI_REPLICATION_TLS_PASSWORD_FILE = { secret_id = var.secrets["replication_password"].name, base64 = false }
+  }
+
   # One entry per replica host, e.g. "ea-0", "operator-1".
   replicas_by_key = merge(
     { for i, ip in var.ea_private_ips : "ea-${i}" => { service = "ea", ip = ip, az = i % length(local.azs) } },
@@ -115,8 +123,11 @@ module "ea_host" {
   artefacts = var.artefacts
   environment = merge(local.replica_environment, local.replica_services.ea.environment, {
     VPKI_REPLICATION_BIND_ADDRESS = each.value.ip
+    VPKI_REPLICATION_REPLICA_ID   = "${var.region}.${each.key}"
   })
-  secret_files    = local.replica_services.ea.secret_files
+  secret_files = merge(local.replica_services.ea.secret_files, local.replication_secret_files, {
+    VPKI_REPLICATION_TLS_KEY_STORE = { secret_id = var.secrets["replication_keystore_${var.region}.${each.key}"].name, base64 = true }
+  })
   trusts_rca      = local.replica_services.ea.trusts_rca
   own_certificate = true
   redis           = true
@@ -132,8 +143,11 @@ module "operator_host" {
   artefacts = var.artefacts
   environment = merge(local.replica_environment, local.replica_services.operator.environment, {
     VPKI_REPLICATION_BIND_ADDRESS = each.value.ip
+    VPKI_REPLICATION_REPLICA_ID   = "${var.region}.${each.key}"
   })
-  secret_files   = local.replica_services.operator.secret_files
+  secret_files = merge(local.replica_services.operator.secret_files, local.replication_secret_files, {
+    VPKI_REPLICATION_TLS_KEY_STORE = { secret_id = var.secrets["replication_keystore_${var.region}.${each.key}"].name, base64 = true }
+  })
   trusts_rca     = local.replica_services.operator.trusts_rca
   redis          = true
   data_volume_id = aws_ebs_volume.replica[each.key].id

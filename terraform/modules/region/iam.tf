@@ -1,11 +1,18 @@
 locals {
-  # Which secrets each service's hosts may read. Hosts read the copy in their
-  # own region: same ARN, with the region replaced.
+  # Which secrets each service's hosts may read: what their secret_files fetch
+  # (hosts.tf). Hosts read the copy in their own region: same ARN, with the
+  # region replaced. The replicas also read the replication channel's trust
+  # store and password, and the key stores of this region's replicas of their
+  # service (one role per service and region, not per host).
   service_secrets = {
     dc       = []
-    ea       = ["ea_keystore", "ea_keystore_password"]
-    operator = ["operator_credentials"]
+    ea       = concat(["ea_keystore", "ea_keystore_password", "redis_password"], local.replication_secrets["ea"])
+    operator = concat(["operator_credentials", "operator_tls_certificate", "operator_tls_key", "redis_password"], local.replication_secrets["operator"])
     aa       = ["aa_keystore", "aa_keystore_password"]
+  }
+  replication_secrets = {
+    for service in ["ea", "operator"] : service => concat(["replication_truststore", "replication_password"],
+    [for k, r in local.replicas_by_key : "replication_keystore_${var.region}.${k}" if r.service == service])
   }
   replicas = toset(["ea", "operator"])
 }

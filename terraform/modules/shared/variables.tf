@@ -17,3 +17,8 @@ variable "jgroups_discovery" {
   description = "Replica discovery method; the S3_PING bucket exists only when it is S3_PING."
   type        = string
 }
+
+variable "replica_ids" {
+  description = "Every EA and Operator replica's id (<region>.<host>): one replication key store secret each, kept in that region."
+  type        = list(string)
+}

@@ -5,6 +5,7 @@ import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.crypto.ApiTlsCa;
 import eu.vpki.loadclient.cluster.LocalCluster;
 import eu.vpki.loadclient.cluster.OperatorCredentialsFile;
+import eu.vpki.loadclient.cluster.ReplicationTls;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -29,7 +30,7 @@ import java.util.concurrent.Callable;
  * changes nothing. The local cluster does the same steps itself ({@link LocalCluster}).
  */
 @Command(name = "bootstrap", mixinStandardHelpOptions = true, description = "First start of a PKI: secrets, EA and AA certificates.",
-        subcommands = {BootstrapCommand.Secrets.class, BootstrapCommand.Tls.class, BootstrapCommand.Certify.class,
+        subcommands = {BootstrapCommand.Secrets.class, BootstrapCommand.Tls.class, BootstrapCommand.Replication.class, BootstrapCommand.Certify.class,
                 BootstrapCommand.MigrateCredentials.class})
 final class BootstrapCommand implements Runnable {
     @Override
@@ -105,6 +106,34 @@ final class BootstrapCommand implements Runnable {
                 ApiTlsCa.Issued issued = ca.issueServer(name, names, now, validity, random, dir);
                 System.out.println(name + ": " + issued.certificateChain() + " for " + names);
             }
+            return 0;
+        }
+    }
+
+    @Command(name = "replication", mixinStandardHelpOptions = true, description = {
+            "The replication channel's credentials (mutual TLS between the EA and Operator replicas, commands signed by",
+            "their origin): --dir/deployment-ca.p12 (the CA with its key: keep it offline), --dir/trust.p12, one",
+            "--dir/<replica id>.p12 per --replica and --dir/password (of all of them), mode 0600 in a 0700 directory.",
+            "Keeps a CA and key stores that exist; delete a replica's key store to issue it a new one; --also-trust for",
+            "a trust store holding the old CA too while the CA is rotated (docs/security.md, \"JGroups channel\")."})
+    static final class Replication implements Callable<Integer> {
+        @Option(names = "--dir", required = true, description = "directory of the CA, the stores and their password")
+        Path dir;
+        @Option(names = "--replica", required = true, split = ",", description = {"replica ids (vpki.replication.replica-id), e.g.",
+                "ea-0,ea-1,operator-0; each gets a key store with a certificate CN=<replica id>"})
+        java.util.List<String> replicas;
+        @Option(names = "--also-trust", description = {"the --dir of another deployment CA whose CA certificates go into",
+                "--dir/trust.p12 too, and whose password a new --dir takes: the old CA while the CA is rotated"})
+        java.util.List<Path> alsoTrust = java.util.List.of();
+        @Option(names = "--validity", defaultValue = "P397D", description = "replica certificates' validity (default ${DEFAULT-VALUE})")
+        Duration validity;
+        @Option(names = "--ca-validity", defaultValue = "P3650D", description = "the CA's validity (default ${DEFAULT-VALUE})")
+        Duration caValidity;
+
+        @Override
+        public Integer call() {
+            ReplicationTls.write(dir, replicas, caValidity, validity, alsoTrust, new SecureRandom(),
+                    System.out::println);
             return 0;
         }
     }

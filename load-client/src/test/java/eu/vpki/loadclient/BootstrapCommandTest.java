@@ -1,5 +1,8 @@
 package eu.vpki.loadclient;
 
+import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.DeploymentCredentials;
+import eu.vpki.common.etsi.crypto.DeploymentTrust;
 import org.springframework.security.crypto.bcrypt.BCrypt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,10 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@code bootstrap secrets}; {@code bootstrap certify} runs the certification LocalClusterIT exercises against a real RCA. */
 class BootstrapCommandTest {
@@ -65,6 +70,58 @@ class BootstrapCommandTest {
         assertThat(renewed).isNotEqualTo(operator);
         renewed.verify(ca.getPublicKey());
         assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "tls", "--dir", tls.toString(), "--server", "bad")).isNotZero();
+    }
+
+    @Test
+    void replication_issuesTheCaAndAKeyStorePerReplica_keepsWhatExists_andANewCaTrustsTheOldOneWhileRotating(@TempDir Path dir)
+            throws Exception {
+        Path old = dir.resolve("replication");
+        assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "replication", "--dir", old.toString(),
+                "--replica", "ea-0,operator-0")).isZero();
+        char[] password = Files.readAllLines(old.resolve("password")).get(0).toCharArray();
+        // as a service reads them (vpki.replication.tls-*): the key store's certificate names its replica and chains to the trust store
+        DeploymentCredentials ea0 = DeploymentCredentials.read(old.resolve("ea-0.p12"), password, old.resolve("trust.p12"), password,
+                new SecureRandom());
+        assertThat(ea0.replicaId()).isEqualTo("ea-0");
+        assertThat(DeploymentCredentials.read(old.resolve("operator-0.p12"), password, old.resolve("trust.p12"), password,
+                new SecureRandom()).replicaId()).isEqualTo("operator-0");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(old))).isEqualTo("rwx------");
+        for (String file : List.of("deployment-ca.p12", "trust.p12", "ea-0.p12", "operator-0.p12", "password")) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(old.resolve(file)))).as(file).isEqualTo("rw-------");
+        }
+        byte[] operatorStore = Files.readAllBytes(old.resolve("operator-0.p12"));
+
+        // again with ea-0's key store deleted (its rotation): the CA and operator-0's store are kept, ea-0 gets a new certificate
+        Files.delete(old.resolve("ea-0.p12"));
+        assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "replication", "--dir", old.toString(),
+                "--replica", "ea-0,operator-0")).isZero();
+        assertThat(Files.readAllBytes(old.resolve("operator-0.p12"))).isEqualTo(operatorStore);
+        DeploymentCredentials renewed = DeploymentCredentials.read(old.resolve("ea-0.p12"), password, old.resolve("trust.p12"), password,
+                new SecureRandom());
+        assertThat(renewed.certificate()).isNotEqualTo(ea0.certificate());
+
+        // the CA's rotation: a new CA whose trust store holds both, with the same password (a replica reads both stores with one)
+        Path next = dir.resolve("replication-next");
+        assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "replication", "--dir", next.toString(),
+                "--replica", "ea-0,operator-0", "--also-trust", old.toString())).isZero();
+        assertThat(Files.readAllLines(next.resolve("password")).get(0).toCharArray()).isEqualTo(password);
+        assertThat(DeploymentTrust.read(next.resolve("trust.p12"), password).authorities()).hasSize(2);
+        // a replica still holding the old CA's key store is accepted by the new trust store, and one of the new CA by the old
+        // replicas' trust store only once that holds the new CA too: the step order of docs/security.md
+        assertThat(DeploymentCredentials.read(old.resolve("ea-0.p12"), password, next.resolve("trust.p12"), password,
+                new SecureRandom()).replicaId()).isEqualTo("ea-0");
+        assertThat(DeploymentCredentials.read(next.resolve("ea-0.p12"), password, next.resolve("trust.p12"), password,
+                new SecureRandom()).replicaId()).isEqualTo("ea-0");
+        assertThatThrownBy(() -> DeploymentCredentials.read(next.resolve("ea-0.p12"), password, old.resolve("trust.p12"), password,
+                new SecureRandom())).isInstanceOf(PkiException.class);
+        // the rotation's last step: the new CA alone
+        assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "replication", "--dir", next.toString(),
+                "--replica", "ea-0,operator-0")).isZero();
+        assertThat(DeploymentTrust.read(next.resolve("trust.p12"), password).authorities()).hasSize(1);
+        assertThatThrownBy(() -> DeploymentCredentials.read(old.resolve("ea-0.p12"), password, next.resolve("trust.p12"), password,
+                new SecureRandom())).isInstanceOf(PkiException.class);
+        assertThat(new CommandLine(new LoadClient()).execute("bootstrap", "replication", "--dir", next.toString(),
+                "--replica", "not a replica id")).isNotZero();
     }
 
     @Test

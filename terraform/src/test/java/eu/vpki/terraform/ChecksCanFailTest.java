@@ -222,6 +222,42 @@ class ChecksCanFailTest {
     }
 
     @Test
+    void secretsReportsAReplicaHostWithoutItsReplicationKeyStore() throws IOException {
+        mutate("modules/region/hosts.tf", "  secret_files = merge(local.replica_services.operator.secret_files, local.replication_secret_files, {\n"
+                + "    VPKI_REPLICATION_TLS_KEY_STORE = { secret_id = var.secrets[\"replication_keystore_${var.region}.${each.key}\"].name, base64 = true }\n"
+                + "  })", "  secret_files = merge(local.replica_services.operator.secret_files, local.replication_secret_files)");
+        assertThat(run(new SecretsCheck())).singleElement().asString()
+                .contains("module.region.module.operator_host: a replica host without VPKI_REPLICATION_TLS_KEY_STORE in its secret_files");
+    }
+
+    @Test
+    void secretsReportsReplicaHostsWithoutTheReplicationTrustStoreAndPassword() throws IOException {
+        mutate("modules/region/hosts.tf", "    VPKI_REPLICATION_TLS_TRUST_STORE   = { secret_id = var.secrets[\"replication_truststore\"].name, base64 = true }\n"
+                + "    VPKI_REPLICATION_TLS_PASSWORD_FILE = { secret_id = var.secrets[\"replication_password\"].name, base64 = false }\n", "");
+        assertThat(run(new SecretsCheck())).hasSize(4)
+                .anySatisfy(v -> assertThat(v).contains("module.ea_host: a replica host without VPKI_REPLICATION_TLS_TRUST_STORE"))
+                .anySatisfy(v -> assertThat(v).contains("module.ea_host: a replica host without VPKI_REPLICATION_TLS_PASSWORD_FILE"))
+                .anySatisfy(v -> assertThat(v).contains("module.operator_host: a replica host without VPKI_REPLICATION_TLS_TRUST_STORE"))
+                .anySatisfy(v -> assertThat(v).contains("module.operator_host: a replica host without VPKI_REPLICATION_TLS_PASSWORD_FILE"));
+    }
+
+    @Test
+    void secretsReportsEveryReplicationCredentialMistakeInTheBadFixture() throws URISyntaxException {
+        Path fixture = Path.of(getClass().getResource("/fixtures/bad-replication-secrets/main.tf").toURI()).getParent();
+        List<String> violations = new SecretsCheck().run(Deployment.load(fixture, fixture.resolve("example.tfvars")))
+                .stream().map(Violation::toString).toList();
+        assertThat(violations).hasSize(7)
+                .noneSatisfy(v -> assertThat(v).contains("module.ea_2"))
+                .anySatisfy(v -> assertThat(v).contains("module.ea_0: a replica host without VPKI_REPLICATION_TLS_KEY_STORE"))
+                .anySatisfy(v -> assertThat(v).contains("module.ea_0: a replica host without VPKI_REPLICATION_TLS_TRUST_STORE"))
+                .anySatisfy(v -> assertThat(v).contains("module.ea_0: a replica host without VPKI_REPLICATION_TLS_PASSWORD_FILE"))
+                .anySatisfy(v -> assertThat(v).contains("module.ea_1: a replica host without VPKI_REPLICATION_TLS_KEY_STORE"))
+                .anySatisfy(v -> assertThat(v).contains("module.ea_1: a replica host without VPKI_REPLICATION_TLS_PASSWORD_FILE"))
+                .anySatisfy(v -> assertThat(v).contains("module.ea_1: environment sets VPKI_REPLICATION_TLS_PASSWORD in plain text"))
+                .anySatisfy(v -> assertThat(v).contains("module.ea_1: environment sets VPKI_REPLICATION_TLS_KEY_STORE itself"));
+    }
+
+    @Test
     void secretsReportsUserDataThatDoesNotFetchBySecretId() throws IOException {
         mutate("modules/host-config/main.tf", "--secret-id '${s.secret_id}'", "--secret-id '${key}'");
         // the EA replicas, the Operator replicas, the AA group and the RCA; the DC has no secrets

@@ -69,7 +69,6 @@ class DeploymentKeysTest {
         return Map.of(
                 AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                 HEALTH_CHECKED, "the ALB checks each replica's health on its management port",
-                "VPKI_REPLICATION_REPLICA_ID", "compose gives readable ids; on AWS the default bind-address:port is unique",
                 "VPKI_REPLICATION_CLUSTER_NAME", "AWS names the group after the deployment; compose keeps the default",
                 "VPKI_REPLICATION_DNS_QUERY", "AWS may discover members by DNS_PING; compose lists them (TCPPING)",
                 "VPKI_REPLICATION_S3_BUCKET", "AWS may discover members by S3_PING",

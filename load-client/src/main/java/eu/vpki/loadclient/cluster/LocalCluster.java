@@ -94,6 +94,8 @@ public final class LocalCluster implements AutoCloseable {
     /** The password every replica's Redis asks for, and the file the replicas read it from. */
     private String redisPassword;
     private Path redisPasswordFile;
+    /** The replication channel's deployment CA and one key store per EA and Operator replica, made per start. */
+    private ReplicationTls replicationTls;
     /** Whether the first JVM of each jar records its class-data archive (only {@link #recordArchives}). */
     private final boolean recordArchives;
     private final java.util.Set<Path> archiveRecorders = new java.util.HashSet<>();
@@ -308,6 +310,9 @@ public final class LocalCluster implements AutoCloseable {
         // every replica's Redis asks for this password (requirepass, protected mode); the replicas read it from the file
         redisPassword = token();
         redisPasswordFile = write(secrets.resolve("redis-password"), redisPassword);
+        // mutual TLS between the replicas and commands signed by their origin: a deployment CA and a key store per replica
+        replicationTls = ReplicationTls.write(secrets.resolve("replication"), replicaIds(), TLS_VALIDITY, TLS_VALIDITY, List.of(),
+                random, line -> { });
         // the TLS CA of the bearer-token APIs (RCA admin, Operator): its key beside the other secrets, its certificate public
         Instant now = Instant.now();
         ApiTlsCa tlsCa = ApiTlsCa.generate("vpki local API TLS CA", now.minus(Duration.ofMinutes(5)), TLS_VALIDITY, random);
@@ -436,6 +441,14 @@ public final class LocalCluster implements AutoCloseable {
         log.accept("cluster ready: " + spec.describe());
     }
 
+    /** The EA replicas' ids, then the Operator replicas' (each its replica id and the CN of its replication certificate). */
+    private List<String> replicaIds() {
+        List<String> ids = new ArrayList<>();
+        IntStream.range(0, spec.eaReplicas()).forEach(i -> ids.add("ea-" + i));
+        IntStream.range(0, spec.operatorReplicas()).forEach(i -> ids.add("operator-" + i));
+        return ids;
+    }
+
     private Map<String, String> replicaProps(Host host, int httpPort, String id, int member, String initialHosts, RedisServer r) {
         Map<String, String> p = props(host, httpPort,
                 "vpki.replication.replica-id", id,
@@ -445,6 +458,9 @@ public final class LocalCluster implements AutoCloseable {
                 "vpki.replication.bind-port", Integer.toString(spec.jgroupsPort(member)),
                 "vpki.replication.initial-hosts", initialHosts,
                 "vpki.replication.expected-members", Integer.toString(spec.groupSize()),
+                "vpki.replication.tls-key-store", replicationTls.keyStore(id).toString(),
+                "vpki.replication.tls-trust-store", replicationTls.trustStore().toString(),
+                "vpki.replication.tls-password-file", replicationTls.passwordFile().toString(),
                 "vpki.redis.url", r.url(),
                 "vpki.redis.password-file", redisPasswordFile.toString());
         if (spec.failureDetection() != null) {

@@ -43,7 +43,10 @@ import java.util.regex.Pattern;
  * SERVER_SSL_BUNDLE and its secret_files give the bundle's certificate and private key
  * ({@value #TLS_CERTIFICATE}, {@value #TLS_PRIVATE_KEY});</li>
  * <li>a host running its own Redis ({@code redis = true}) gets the Redis password through secret_files
- * ({@value #REDIS_PASSWORD_FILE}), the secret its Redis asks for.</li>
+ * ({@value #REDIS_PASSWORD_FILE}), the secret its Redis asks for;</li>
+ * <li>a replica host (its environment sets a {@value #REPLICA_KEY_PREFIX}* key) gets the replication channel's
+ * credentials through secret_files: its key store, the trust store and their password ({@link #REPLICATION_TLS_KEYS}),
+ * so that its JGroups transport runs mutual TLS and its commands are signed (docs/security.md, "JGroups channel").</li>
  * </ul>
  */
 public final class SecretsCheck implements Check {
@@ -55,10 +58,18 @@ public final class SecretsCheck implements Check {
     static final String REDIS_PASSWORD_FILE = "VPKI_REDIS_PASSWORD_FILE";
     /** The services whose port carries a bearer-token API (RCA admin, Operator). */
     static final Set<String> BEARER_SERVICES = Set.of("rca", "operator");
-    static final Set<String> PLAIN_SECRET_KEYS = Set.of("VPKI_KEYSTORE_PASSWORD", "VPKI_ADMIN_TOKEN", "VPKI_REDIS_PASSWORD");
+    /** An environment key with this prefix makes a host a replica of the group. */
+    static final String REPLICA_KEY_PREFIX = "VPKI_REPLICATION_";
+    static final String REPLICATION_KEY_STORE = "VPKI_REPLICATION_TLS_KEY_STORE";
+    static final String REPLICATION_PASSWORD_FILE = "VPKI_REPLICATION_TLS_PASSWORD_FILE";
+    /** The replication channel's credentials every replica host fetches. */
+    static final List<String> REPLICATION_TLS_KEYS = List.of(REPLICATION_KEY_STORE, "VPKI_REPLICATION_TLS_TRUST_STORE",
+            REPLICATION_PASSWORD_FILE);
+    static final Set<String> PLAIN_SECRET_KEYS = Set.of("VPKI_KEYSTORE_PASSWORD", "VPKI_ADMIN_TOKEN", "VPKI_REDIS_PASSWORD",
+            "VPKI_REPLICATION_TLS_PASSWORD");
     static final Set<String> SECRET_FILE_KEYS = Set.of(
             "VPKI_KEYSTORE_PATH", "VPKI_KEYSTORE_PASSWORD_FILE", "VPKI_ADMIN_TOKEN_FILE", "VPKI_OPERATOR_CREDENTIALS_FILE",
-            REDIS_PASSWORD_FILE, TLS_PRIVATE_KEY);
+            REDIS_PASSWORD_FILE, TLS_PRIVATE_KEY, REPLICATION_KEY_STORE, REPLICATION_PASSWORD_FILE);
     static final Set<String> SECRET_TYPES = Set.of("aws_secretsmanager_secret");
     static final String FETCH_COMMAND = "aws secretsmanager get-secret-value";
 
@@ -144,6 +155,14 @@ public final class SecretsCheck implements Check {
                 && !fileKeys.contains(REDIS_PASSWORD_FILE)) {
             violations.add(new Violation(id(), call.pos(), where + ": runs its own Redis but secret_files gives no "
                     + REDIS_PASSWORD_FILE + " (the password that Redis asks for)"));
+        }
+        if (environmentKeys.stream().anyMatch(k -> k.startsWith(REPLICA_KEY_PREFIX))) {
+            for (String key : REPLICATION_TLS_KEYS) {
+                if (!fileKeys.contains(key)) {
+                    violations.add(new Violation(id(), call.pos(), where + ": a replica host without " + key + " in its secret_files"
+                            + " (its JGroups transport would run without TLS and its commands unsigned, or it would not start)"));
+                }
+            }
         }
         call.body().expr("environment").ifPresent(environment -> {
             for (Leaf l : Resolver.leaves(environment, env, Resolver.KEYS)) {

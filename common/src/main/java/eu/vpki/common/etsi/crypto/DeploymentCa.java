@@ -35,7 +35,7 @@ public final class DeploymentCa {
     private static final String CA_ALIAS = "deployment-ca";
     private static final String REPLICA_ALIAS = "replica";
     /** What a replica id (and so a replica certificate's CN) may be: as {@code vpki.replication.replica-id}. */
-    static final String REPLICA_ID = "[A-Za-z0-9._:-]{1,64}";
+    public static final String REPLICA_ID = "[A-Za-z0-9._:-]{1,64}";
 
     private final PrivateKey key;
     private final X509Certificate certificate;
@@ -81,9 +81,23 @@ public final class DeploymentCa {
 
     /** Writes the trust store every replica uses: the CA certificate only (PKCS#12). */
     public void writeTrustStore(Path file, char[] password) {
+        writeTrustStore(file, password, List.of());
+    }
+
+    /**
+     * Writes a trust store holding this CA's certificate and {@code alsoTrusted} (PKCS#12): while the
+     * deployment CA is rotated every replica trusts the old and the new CA (docs/security.md).
+     */
+    public void writeTrustStore(Path file, char[] password, List<X509Certificate> alsoTrusted) {
         KeyStore store = emptyStore();
         try {
             store.setCertificateEntry(CA_ALIAS, certificate);
+            int n = 1;
+            for (X509Certificate other : alsoTrusted) {
+                if (!other.equals(certificate)) {
+                    store.setCertificateEntry(CA_ALIAS + "-" + ++n, other);
+                }
+            }
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }

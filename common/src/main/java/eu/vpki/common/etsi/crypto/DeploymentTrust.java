@@ -72,6 +72,11 @@ public final class DeploymentTrust {
         }
     }
 
+    /** The trusted CA certificates. */
+    public List<X509Certificate> authorities() {
+        return authorities;
+    }
+
     /**
      * What the DER certificate proves, if one of the trusted CAs issued it as a replica certificate
      * (not a CA, a nistP256 key, a subject CN that is a replica id).
