@@ -458,11 +458,17 @@ public final class LocalCluster implements AutoCloseable {
                 "vpki.replication.bind-port", Integer.toString(spec.jgroupsPort(member)),
                 "vpki.replication.initial-hosts", initialHosts,
                 "vpki.replication.expected-members", Integer.toString(spec.groupSize()),
-                "vpki.replication.tls-key-store", replicationTls.keyStore(id).toString(),
-                "vpki.replication.tls-trust-store", replicationTls.trustStore().toString(),
-                "vpki.replication.tls-password-file", replicationTls.passwordFile().toString(),
                 "vpki.redis.url", r.url(),
                 "vpki.redis.password-file", redisPasswordFile.toString());
+        // not in the cluster that records the class-data archives: JDK 17 crashes writing a dynamic archive
+        // (SIGSEGV in SystemDictionaryShared::adjust_lambda_proxy_class_dictionary) once the replication
+        // credentials' BouncyCastle classes (a signed jar, which CDS skips) made lambdas, as the EA and
+        // Operator did with TLS; every other cluster runs it
+        if (!recordArchives) {
+            p.put("vpki.replication.tls-key-store", replicationTls.keyStore(id).toString());
+            p.put("vpki.replication.tls-trust-store", replicationTls.trustStore().toString());
+            p.put("vpki.replication.tls-password-file", replicationTls.passwordFile().toString());
+        }
         if (spec.failureDetection() != null) {
             p.put("vpki.replication.failure-detection-timeout", spec.failureDetection().toMillis() + "ms");
         }
