@@ -180,6 +180,10 @@ final class AntiEntropy {
     void reportReceived(Address member, AppliedReport report) {
         View current = view;
         if (current != null && current.containsMember(member) && !member.equals(self)) {
+            Heard before = heard.get(member);
+            if (before != null && before.report().origin().equals(report.origin()) && report.stamp() <= before.report().stamp()) {
+                return; // an older report of that incarnation (replayed, or overtaken): nothing new
+            }
             heard.put(member, new Heard(report, nanos.getAsLong()));
             Long echoed = report.echoes().get(origin);
             if (echoed != null && sentStamp(echoed)) {
@@ -459,8 +463,14 @@ final class AntiEntropy {
         lastTrimNanos = now;
         View current = view;
         Map<Address, AppliedReport> fresh = freshReports(now);
-        if (current == null || current.size() < config.expectedMembers() || fresh.size() + 1 < current.size()) {
-            minima.clear(); // somebody is missing: keep everything for it
+        Set<String> replicas = new HashSet<>();
+        replicas.add(config.replicaId());
+        fresh.values().forEach(report -> replicas.add(report.replicaId()));
+        if (current == null || current.size() < config.expectedMembers() || fresh.size() + 1 < current.size()
+                || replicas.size() < config.expectedMembers()) {
+            // somebody is missing: keep everything for it (a member counts once per replica id: with sender
+            // authentication a second holder of one replica's key does not stand in for an absent replica)
+            minima.clear();
             return;
         }
         Map<String, Long> minimum = new HashMap<>(watermarks.snapshot());

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,13 @@ import java.util.TreeMap;
  *   <li>{@value #REPORT}, an applied report ({@link AppliedReport}): {@code str replicaId | str origin |
  *       u8 flags (bit 0: serving) | varint n | (str origin | varlong applied | varlong logFrom)*n | i64 stamp |
  *       varint m | (str origin | i64 echoed stamp)*m}, logFrom 0 when the log holds none of that origin;</li>
- *   <li>{@value #PULL}, a request for commands from a peer's log: {@code str origin | varlong from | varlong to}.</li>
+ *   <li>{@value #PULL}, a request for commands from a peer's log: {@code str origin | varlong from | varlong to};</li>
+ *   <li>{@value #APPLIED_ANSWER}, the answer to a delivered SYNC command or to an applied-query:
+ *       {@code str origin | varlong seq | u8 applied (0 or 1)};</li>
+ *   <li>{@value #SEALED}, any of the four kinds above (never a command) sealed by its sender
+ *       ({@link SenderAuthentication}): {@code varint length | message | str replicaId | varint length | address
+ *       (JGroups' encoding of the sender's address) | i64 millis | varint certLength | cert | varint sigLength (=64) |
+ *       sig}, the signature over everything before {@code cert}, from the kind byte on ({@link #sealedContent}).</li>
  * </ul>
  */
 public final class CommandCodec {
@@ -62,6 +69,8 @@ public final class CommandCodec {
     static final int COMMANDS = 0x52;
     static final int REPORT = 0x53;
     static final int PULL = 0x54;
+    static final int SEALED = 0x55;
+    static final int APPLIED_ANSWER = 0x56;
     private static final int PUT_IF_NEWER = 1;
     private static final int DELETE_IF_NEWER = 2;
     private static final int SET_ADD = 3;
@@ -276,6 +285,98 @@ public final class CommandCodec {
             Pull pull = new Pull(readMessageString(in), readVarLong(in), readVarLong(in));
             requireEnd(in, "a pull");
             return pull;
+        });
+    }
+
+    /** Whether {@code id} is applied: what a member answers to a delivered SYNC command and to an applied-query. */
+    record AppliedAnswer(CommandId id, boolean applied) {
+    }
+
+    static byte[] encodeAppliedAnswer(AppliedAnswer answer) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(40);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(APPLIED_ANSWER);
+            writeString(out, answer.id().origin());
+            writeVarLong(out, answer.id().seq());
+            out.writeByte(answer.applied() ? 1 : 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static AppliedAnswer decodeAppliedAnswer(byte[] encoded) {
+        return decoding("applied answer", () -> {
+            DataInputStream in = body(encoded, APPLIED_ANSWER);
+            CommandId id = new CommandId(readMessageString(in), readVarLong(in));
+            int applied = in.readUnsignedByte();
+            if (applied > 1) {
+                throw new IllegalArgumentException("applied flag " + applied);
+            }
+            requireEnd(in, "an applied answer");
+            return new AppliedAnswer(id, applied == 1);
+        });
+    }
+
+    /**
+     * A sealed message ({@link #SEALED}) as received.
+     *
+     * @param signed what the signature covers: the encoding up to and including {@code millis}
+     */
+    record Sealed(byte[] message, String replicaId, byte[] address, long millis, byte[] certificate, byte[] signature,
+                  byte[] signed) {
+    }
+
+    /** What the sender of a sealed message signs: {@code message} sent by {@code replicaId} from {@code address} at {@code millis}. */
+    static byte[] sealedContent(byte[] message, String replicaId, byte[] address, long millis) {
+        if (message.length == 0 || kind(message) == FORMAT_VERSION || kind(message) == SEALED) {
+            throw new IllegalArgumentException("only reports, pulls, command lists, applied-queries and answers are sealed");
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(message.length + 96);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(SEALED);
+            writeBytes(out, message);
+            writeString(out, replicaId);
+            writeBytes(out, address);
+            out.writeLong(millis);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** {@code signed} ({@link #sealedContent}) followed by the signer's certificate and signature. */
+    static byte[] encodeSealed(byte[] signed, byte[] certificate, byte[] signature) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(signed.length + certificate.length + signature.length + 8);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.write(signed);
+            writeBytes(out, certificate);
+            writeBytes(out, signature);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Sealed decodeSealed(byte[] encoded) {
+        return decoding("sealed message", () -> {
+            DataInputStream in = body(encoded, SEALED);
+            byte[] message = readMessageBytes(in);
+            int inner = kind(message);
+            if (inner != APPLIED_QUERY && inner != COMMANDS && inner != REPORT && inner != PULL && inner != APPLIED_ANSWER) {
+                throw new IllegalArgumentException("a sealed message of kind " + inner);
+            }
+            String replicaId = readMessageString(in);
+            byte[] address = readMessageBytes(in);
+            long millis = in.readLong();
+            int signedLength = encoded.length - in.available();
+            byte[] certificate = readMessageBytes(in);
+            if (certificate.length > MAX_CERTIFICATE_BYTES) {
+                throw new IllegalArgumentException("certificate of " + certificate.length + " bytes");
+            }
+            byte[] signature = readMessageBytes(in);
+            requireEnd(in, "a sealed message");
+            return new Sealed(message, replicaId, address, millis, certificate, signature, Arrays.copyOf(encoded, signedLength));
         });
     }
 

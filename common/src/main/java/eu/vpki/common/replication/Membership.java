@@ -24,8 +24,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -58,6 +60,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
     private final Clock clock;
     private final ReplicationMetrics metrics;
     private final OriginAuthentication origins;
+    private final SenderAuthentication senders;
     private final Executor server;
     private final Runnable onViewChange;
     private final String origin;
@@ -77,8 +80,8 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
      * @param onFailure    called on the applier thread when this replica's Redis failed
      */
     Membership(ReplicationConfig config, String origin, RedisStateMachine stateMachine, CommandLog commandLog, Clock clock,
-               ReplicationMetrics metrics, OriginAuthentication origins, Executor server, Runnable onViewChange,
-               Consumer<RuntimeException> onFailure) {
+               ReplicationMetrics metrics, OriginAuthentication origins, SenderAuthentication senders, Executor server,
+               Runnable onViewChange, Consumer<RuntimeException> onFailure) {
         this.config = config;
         this.origin = origin;
         this.stateMachine = stateMachine;
@@ -86,6 +89,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         this.clock = clock;
         this.metrics = metrics;
         this.origins = origins;
+        this.senders = senders;
         this.server = server;
         this.onViewChange = onViewChange;
         this.applier = new Applier(origin, config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, onFailure);
@@ -98,6 +102,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         channel = new JChannel(JGroupsStack.configure(config)).name(config.replicaId());
         dispatcher = new MessageDispatcher(channel, new Handler()).setReceiver(new Membership.Views()).asyncDispatching(true);
         channel.connect(config.clusterName());
+        senders.start(channel.getAddress());
         antiEntropy.start(channel.getAddress(), channel.getView());
         applier.start();
     }
@@ -184,7 +189,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
      */
     private void completeSync(CompletableFuture<Acknowledgement> result, Command command,
                               RspList<Object> responses, Throwable error, Executor completer) {
-        int confirmed = 0;
+        Set<String> confirmed = new HashSet<>();
         List<Address> unconfirmed = new ArrayList<>();
         if (error != null) {
             if (!(unwrap(error) instanceof TimeoutException)) {
@@ -206,25 +211,52 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                     }
                     // that member's Redis failed: it leaves the group and rejoins once its Redis answers
                     log.warn("{} failed to apply {}: {}", entry.getKey(), command.id(), response.getException().toString());
-                } else if (response.wasReceived() && Boolean.TRUE.equals(response.getValue())) {
-                    confirmed++;
-                } else if (response.wasReceived() || (!response.wasSuspected() && !response.wasUnreachable())) {
-                    unconfirmed.add(entry.getKey());
+                } else {
+                    String replica = response.wasReceived() ? confirmedBy(entry.getKey(), response.getValue(), command.id()) : null;
+                    if (replica != null) {
+                        confirmed.add(replica);
+                    } else if (response.wasReceived() || (!response.wasSuspected() && !response.wasUnreachable())) {
+                        unconfirmed.add(entry.getKey());
+                    }
                 }
             }
         }
         if (unconfirmed.isEmpty()) {
-            acknowledgeIfMajority(result, command, confirmed, completer);
+            acknowledgeIfMajority(result, command, confirmed.size(), completer);
             return;
         }
-        int confirmedFirst = confirmed;
         confirmApplied(command.id(), unconfirmed).whenComplete((more, failure) -> {
             if (failure != null) {
                 completeExceptionally(result, outcomeUnknown(command, failure), completer);
             } else {
-                acknowledgeIfMajority(result, command, confirmedFirst + more, completer);
+                confirmed.addAll(more);
+                acknowledgeIfMajority(result, command, confirmed.size(), completer);
             }
         });
+    }
+
+    /**
+     * The replica that {@code answer}, received from {@code member}, says applied {@code id}, or null if it does not
+     * say so, or is refused ({@link SenderAuthentication}: not signed by a replica from that address). Confirmations
+     * are counted by replica, so one replica's key confirms once, whichever addresses its answers come from.
+     */
+    private String confirmedBy(Address member, Object answer, CommandId id) {
+        if (!(answer instanceof byte[] bytes)) {
+            return null;
+        }
+        try {
+            SenderAuthentication.Opened opened = senders.open(bytes, member);
+            CommandCodec.AppliedAnswer applied = CommandCodec.decodeAppliedAnswer(opened.message());
+            return applied.applied() && applied.id().equals(id) ? opened.sender() : null;
+        } catch (SenderAuthentication.Refused refused) {
+            metrics.refused("sender");
+            log.warn("refused the confirmation of {} from {}: {}", id, member, refused.getMessage());
+            return null;
+        } catch (PkiException malformed) {
+            metrics.refused("malformed");
+            log.warn("refused a malformed confirmation of {} from {}: {}", id, member, malformed.getMessage());
+            return null;
+        }
     }
 
     private void acknowledgeIfMajority(CompletableFuture<Acknowledgement> result, Command command, int confirmed,
@@ -238,32 +270,40 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         }
     }
 
-    /** Asks each of {@code members} whether it applied {@code id}; completes with how many did (members gone count 0). */
-    private CompletableFuture<Integer> confirmApplied(CommandId id, List<Address> members) {
+    /** Asks each of {@code members} whether it applied {@code id}; completes with the replicas that did (members gone: none). */
+    private CompletableFuture<Set<String>> confirmApplied(CommandId id, List<Address> members) {
         RequestOptions options = new RequestOptions(ResponseMode.GET_FIRST, phaseTimeoutMillis());
-        List<CompletableFuture<Integer>> answers = new ArrayList<>(members.size());
+        List<CompletableFuture<String>> answers = new ArrayList<>(members.size());
         for (Address member : members) {
             try {
                 CompletableFuture<Object> answer = dispatcher.sendMessageWithFuture(
-                        new BytesMessage(member, CommandCodec.encodeAppliedQuery(id)), options);
+                        new BytesMessage(member, senders.seal(CommandCodec.encodeAppliedQuery(id))), options);
                 answers.add(answer.orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS).handle((applied, failure) -> {
                     if (failure == null) {
-                        return Boolean.TRUE.equals(applied) ? 1 : 0;
+                        return confirmedBy(member, applied, id);
                     }
                     Throwable cause = unwrap(failure);
                     // gone, or did not apply it within the phase: not confirmed (the outcome there is unknown)
                     if (cause instanceof SuspectedException || cause instanceof UnreachableException
                             || cause instanceof TimeoutException) {
-                        return 0;
+                        return null;
                     }
                     throw new CompletionException(cause);
                 }));
             } catch (Exception e) {
-                answers.add(CompletableFuture.completedFuture(0));
+                answers.add(CompletableFuture.completedFuture(null));
             }
         }
-        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-                .thenApply(done -> answers.stream().mapToInt(CompletableFuture::join).sum());
+        return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Set<String> replicas = new HashSet<>();
+            answers.forEach(answer -> {
+                String replica = answer.join();
+                if (replica != null) {
+                    replicas.add(replica);
+                }
+            });
+            return replicas;
+        });
     }
 
     private long phaseTimeoutMillis() {
@@ -310,19 +350,29 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
             return;
         }
         try {
-            dispatcher.castMessage(null, new BytesMessage(null, report),
+            dispatcher.castMessage(null, new BytesMessage(null, senders.seal(report)),
                     new RequestOptions(ResponseMode.GET_NONE, 0).flags(Message.Flag.OOB));
         } catch (Exception e) {
             log.debug("report not sent: {}", e.toString());
         }
     }
 
+    /** The answer {@code peer} signed (its command list), or failed if it is refused ({@link SenderAuthentication}). */
     @Override
     public CompletableFuture<byte[]> pull(Address peer, byte[] request) {
         try {
-            return dispatcher.<byte[]>sendMessageWithFuture(new BytesMessage(peer, request),
+            return dispatcher.<byte[]>sendMessageWithFuture(new BytesMessage(peer, senders.seal(request)),
                             new RequestOptions(ResponseMode.GET_FIRST, config.timeouts().reply().toMillis()).flags(Message.Flag.OOB))
-                    .orTimeout(config.timeouts().reply().toMillis(), TimeUnit.MILLISECONDS);
+                    .orTimeout(config.timeouts().reply().toMillis(), TimeUnit.MILLISECONDS)
+                    .thenApply(answer -> {
+                        try {
+                            return senders.open(answer, peer).message();
+                        } catch (SenderAuthentication.Refused refused) {
+                            metrics.refused("sender");
+                            log.warn("refused the answer to a pull from {}: {}", peer, refused.getMessage());
+                            throw refused;
+                        }
+                    });
         } catch (Exception e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -371,28 +421,78 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 // refused and logged; nothing is applied or answered (the sender times out)
                 metrics.refused("malformed");
                 log.warn("refused a malformed message from {}: {}", message.getSrc(), malformed.getMessage());
+            } catch (SenderAuthentication.Refused refused) {
+                // not sent by the replica it claims (or not signed at all): the same
+                metrics.refused("sender");
+                log.warn("refused a message from {}: {}", message.getSrc(), refused.getMessage());
             }
         }
 
         private void dispatch(Message message, Response response) {
             byte[] payload = message.getArray();
-            switch (CommandCodec.kind(payload)) {
-                case CommandCodec.FORMAT_VERSION -> deliver(CommandCodec.decode(payload), message.getSrc(), response);
+            Address source = message.getSrc();
+            if (CommandCodec.kind(payload) == CommandCodec.FORMAT_VERSION) {
+                Command command = CommandCodec.decode(payload);
+                deliver(command, source, response == null ? null : new SealedAnswer(response, command.id()));
+                return;
+            }
+            SenderAuthentication.Opened opened = senders.open(payload, source);
+            byte[] inner = opened.message();
+            switch (CommandCodec.kind(inner)) {
                 case CommandCodec.APPLIED_QUERY -> {
                     if (response != null) {
-                        watermarks.whenApplied(CommandCodec.decodeAppliedQuery(payload))
-                                .orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
-                                .whenComplete((applied, failure) -> response.send(failure == null, false));
+                        CommandId id = CommandCodec.decodeAppliedQuery(inner);
+                        watermarks.whenApplied(id).orTimeout(phaseTimeoutMillis(), TimeUnit.MILLISECONDS)
+                                .whenComplete((applied, failure) -> response.send(senders.seal(CommandCodec.encodeAppliedAnswer(
+                                        new CommandCodec.AppliedAnswer(id, failure == null))), false));
                     }
                 }
-                case CommandCodec.REPORT -> antiEntropy.reportReceived(message.getSrc(), CommandCodec.decodeReport(payload));
+                case CommandCodec.REPORT -> {
+                    AppliedReport report = CommandCodec.decodeReport(inner);
+                    if (senders.enabled() && (!report.replicaId().equals(opened.sender())
+                            || !CommandId.replicaIdOf(report.origin()).equals(opened.sender()))) {
+                        throw new SenderAuthentication.Refused("a report of " + report.replicaId() + " (origin " + report.origin()
+                                + ") signed by " + opened.sender());
+                    }
+                    antiEntropy.reportReceived(source, report);
+                }
                 case CommandCodec.PULL -> {
                     if (response != null) {
-                        servePull(CommandCodec.decodePull(payload), response);
+                        servePull(CommandCodec.decodePull(inner), response);
                     }
                 }
-                default -> log.warn("ignored a message of unknown kind {} from {}", CommandCodec.kind(payload), message.getSrc());
+                default -> log.warn("ignored a message of kind {} from {}", CommandCodec.kind(inner), source);
             }
+        }
+    }
+
+    /**
+     * What this replica answers to a delivered SYNC command (from the applier: applied, held back, or the
+     * failure): whether it applied it, sealed ({@link SenderAuthentication}), so that nobody else can confirm it
+     * in this replica's name. A failure goes back as it is (it confirms nothing).
+     */
+    private final class SealedAnswer implements Response {
+        private final Response response;
+        private final CommandId id;
+
+        SealedAnswer(Response response, CommandId id) {
+            this.response = response;
+            this.id = id;
+        }
+
+        @Override
+        public void send(Object reply, boolean isException) {
+            if (isException) {
+                response.send(reply, true);
+            } else {
+                response.send(senders.seal(CommandCodec.encodeAppliedAnswer(
+                        new CommandCodec.AppliedAnswer(id, Boolean.TRUE.equals(reply)))), false);
+            }
+        }
+
+        @Override
+        public void send(Message reply, boolean isException) {
+            response.send(reply, isException);
         }
     }
 
@@ -416,7 +516,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 try {
                     List<byte[]> commands = commandLog.read(pull.origin(), pull.from(), pull.to(),
                             AntiEntropy.PULL_COMMANDS, AntiEntropy.PULL_BYTES);
-                    response.send(CommandCodec.encodeCommands(commands), false);
+                    response.send(senders.seal(CommandCodec.encodeCommands(commands)), false);
                 } catch (RuntimeException e) {
                     response.send(e, true);
                 }
@@ -435,6 +535,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
             boolean merge = newView instanceof MergeView;
             // "replica <id> view <view>" first: tools (the fault harness) read the view from this line
             log.info("replica {} view {} (origin {}{})", config.replicaId(), newView, origin, merge ? ", merge" : "");
+            senders.viewChanged(newView);
             antiEntropy.viewChanged(newView, merge);
             if (previous != null) {
                 onViewChange.run();

@@ -55,6 +55,8 @@ public final class Replica implements AutoCloseable {
     private final Clock clock;
     private final ReplicationMetrics metrics;
     private final OriginAuthentication origins;
+    /** This replica's credentials (null without TLS): each membership seals its other messages with them. */
+    private final OriginCredentials credentials;
     private final ExecutorService completions;
     private final ExecutorService server;
     private final ScheduledExecutorService control;
@@ -82,6 +84,7 @@ public final class Replica implements AutoCloseable {
                     + " with TLS every command is signed by its origin (docs/design-replication-security.md)");
         }
         this.origins = OriginAuthentication.of(credentials, config.replicaId());
+        this.credentials = credentials;
         this.config = config;
         this.redis = redis;
         this.stateMachine = new RedisStateMachine(redis, keyspace);
@@ -145,7 +148,8 @@ public final class Replica implements AutoCloseable {
             }
         }
         Membership joining = new Membership(config, CommandId.incarnation(config.replicaId(), epoch), stateMachine,
-                commandLog, clock, metrics, origins, server, this::viewChanged, this::failed);
+                commandLog, clock, metrics, origins, new SenderAuthentication(credentials, config.replicaId(), clock), server,
+                this::viewChanged, this::failed);
         try {
             joining.join();
         } catch (Exception e) {

@@ -34,7 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code vpki.replication.refused} (counter, tag {@code reason}): messages refused unread and changing nothing:
  *       {@code malformed} (any kind of message that does not decode), {@code direct} (a delivered command its
  *       origin did not sign, {@link OriginAuthentication}), {@code pull} (such a command in a peer's answer to a
- *       pull, with the rest of that answer).</li>
+ *       pull, with the rest of that answer), {@code sender} (a report, pull, answer or confirmation not signed by the
+ *       replica it comes from or speaks for, {@link SenderAuthentication}).</li>
  * </ul>
  */
 final class ReplicationMetrics {
@@ -95,7 +96,7 @@ final class ReplicationMetrics {
 
     void refused(String reason, int count) {
         refused.computeIfAbsent(reason, r -> Counter.builder("vpki.replication.refused")
-                .description("replication messages refused: malformed, or commands their origin did not sign")
+                .description("replication messages refused: malformed, commands their origin did not sign, other messages their sender did not sign")
                 .baseUnit("messages").tags(tags).tag("reason", r).register(registry)).increment(count);
     }
 

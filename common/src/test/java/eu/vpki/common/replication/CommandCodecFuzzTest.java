@@ -43,6 +43,8 @@ class CommandCodecFuzzTest {
                 case CommandCodec.COMMANDS -> CommandCodec.decodeCommands(input);
                 case CommandCodec.REPORT -> CommandCodec.decodeReport(input);
                 case CommandCodec.PULL -> CommandCodec.decodePull(input);
+                case CommandCodec.APPLIED_ANSWER -> CommandCodec.decodeAppliedAnswer(input);
+                case CommandCodec.SEALED -> CommandCodec.decodeSealed(input);
                 default -> {
                     // ignored by the replica
                 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,19 +34,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Origin authentication with real replicas (TLS, signed commands, each with its own Redis): a member that
- * holds replica r0's valid certificate, and so joins the group, cannot get a command accepted as r1's,
- * neither by sending it (signed with r0's key, unsigned with a huge sequence number, or carrying r1's
- * certificate with r0's signature) nor by serving it to the replicas' anti-entropy from a claimed log.
- * Every forged command is refused, logged and counted ({@code vpki.replication.refused}), the state is
- * unchanged, and r1's next real command still gets the sequence number the forgeries tried to take.
+ * Origin and sender authentication with real replicas (TLS, signed commands and sealed anti-entropy
+ * messages, each replica with its own Redis). A member that holds replica r0's valid certificate, and so
+ * joins the group, cannot get a command accepted as r1's, neither by sending it (signed with r0's key,
+ * unsigned with a huge sequence number, or carrying r1's certificate with r0's signature) nor by serving it
+ * to the replicas' anti-entropy from a claimed log; and it cannot speak for r1 in the anti-entropy either: its
+ * reports as r1 (unsealed, sealed as r1 with r0's key, or sealed as r0 claiming r1's replica id) are refused,
+ * so the others do not trim their logs for r1 while r1 is away. Every forgery is refused, logged and counted
+ * ({@code vpki.replication.refused}), and the state is unchanged.
  */
 class ReplicationOriginTest {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String PASSWORD = "test-store-password";
 
     @RegisterExtension
-    static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(2);
+    static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(3);
 
     @TempDir
     Path dir;
@@ -62,15 +65,33 @@ class ReplicationOriginTest {
         }
     }
 
-    @Test
-    void aMemberWithR0sCertificate_cannotIssueCommandsAsR1_directlyNorThroughAntiEntropy() throws Exception {
+    /** A deployment CA, its trust store and a key store for each of {@code ids}, in {@link #dir}. */
+    private Path deployment(List<String> ids) {
         DeploymentCa ca = DeploymentCa.generate("vpki test deployment CA", Instant.now().minusSeconds(3600), Duration.ofDays(1), RANDOM);
         Path trust = dir.resolve("trust.p12");
         ca.writeTrustStore(trust, PASSWORD.toCharArray());
-        for (String id : List.of("r0", "r1")) {
+        for (String id : ids) {
             ca.issueKeyStore(id, Instant.now().minusSeconds(3600), Duration.ofDays(1), RANDOM, dir.resolve(id + ".p12"), PASSWORD.toCharArray());
         }
-        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC)
+        return trust;
+    }
+
+    /** The rogue member: r0's key store (a valid certificate of the deployment CA), so it joins the group. */
+    private MessageDispatcher joinRogue(ReplicationConfig.Tls r0Tls, int expectedMembers, RequestHandler handler) throws Exception {
+        int port = TestCluster.freePort();
+        ReplicationConfig rogueConfig = new ReplicationConfig(cluster.clusterName(), "r0", Order.FIFO, Propagation.ASYNC, "127.0.0.1",
+                port, new ReplicationConfig.Discovery.TcpPing(cluster.initialHosts() + ",127.0.0.1[" + port + "]"), expectedMembers,
+                TestCluster.TIMEOUTS, ReplicationConfig.DEFAULT_APPLY_GROUPING, ReplicationConfig.DEFAULT_STATUS_INTERVAL, r0Tls);
+        rogue = new JChannel(JGroupsStack.configure(rogueConfig)).name("rogue");
+        MessageDispatcher dispatcher = new MessageDispatcher(rogue, handler);
+        rogue.connect(cluster.clusterName());
+        return dispatcher;
+    }
+
+    @Test
+    void aMemberWithR0sCertificate_cannotIssueCommandsAsR1_directlyNorThroughAntiEntropy() throws Exception {
+        Path trust = deployment(List.of("r0", "r1"));
+        cluster = new TestCluster(SERVERS.fixtures().subList(0, 2), Order.FIFO, Propagation.ASYNC)
                 .withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD));
         cluster.startAll();
         Replica r0 = cluster.member(0).replica();
@@ -90,24 +111,24 @@ class ReplicationOriginTest {
             forgedLog.add(r0Key.sign(new Command(new CommandId(r1Origin, seq), System.currentTimeMillis(),
                     List.of(new Operation.Put("t:idx:forged-log-" + seq, "x")))));
         }
-        int port = TestCluster.freePort();
-        ReplicationConfig rogueConfig = new ReplicationConfig(cluster.clusterName(), "r0", Order.FIFO, Propagation.ASYNC, "127.0.0.1",
-                port, new ReplicationConfig.Discovery.TcpPing(cluster.initialHosts() + ",127.0.0.1[" + port + "]"), 2, TestCluster.TIMEOUTS,
-                ReplicationConfig.DEFAULT_APPLY_GROUPING, ReplicationConfig.DEFAULT_STATUS_INTERVAL, r0Tls);
-        rogue = new JChannel(JGroupsStack.configure(rogueConfig)).name("rogue");
-        MessageDispatcher dispatcher = new MessageDispatcher(rogue, new RequestHandler() {
+        // it seals what it says as r0, the replica whose key it holds (what it says as r1 the next test shows)
+        SenderAuthentication sealedAsR0 = new SenderAuthentication(TestCluster.credentials(r0Tls), "r0", Clock.systemUTC());
+        MessageDispatcher dispatcher = joinRogue(r0Tls, 2, new RequestHandler() {
             @Override
             public Object handle(Message message) {
                 byte[] payload = message.getArray();
-                if (CommandCodec.kind(payload) == CommandCodec.PULL) {
-                    CommandCodec.Pull pull = CommandCodec.decodePull(payload);
-                    return CommandCodec.encodeCommands(forgedLog.stream().filter(c -> c.id().seq() >= pull.from())
-                            .map(CommandCodec::encode).toList());
+                if (CommandCodec.kind(payload) == CommandCodec.SEALED) {
+                    byte[] inner = CommandCodec.decodeSealed(payload).message();
+                    if (CommandCodec.kind(inner) == CommandCodec.PULL) {
+                        CommandCodec.Pull pull = CommandCodec.decodePull(inner);
+                        return sealedAsR0.seal(CommandCodec.encodeCommands(forgedLog.stream().filter(c -> c.id().seq() >= pull.from())
+                                .map(CommandCodec::encode).toList()));
+                    }
                 }
                 return null;
             }
         });
-        rogue.connect(cluster.clusterName());
+        sealedAsR0.start(rogue.getAddress());
         await().atMost(TestCluster.CONVERGENCE).until(() -> r0.viewSize() == 3 && r1.viewSize() == 3);
 
         try (LogCapture membership = LogCapture.of(Membership.class); LogCapture antiEntropy = LogCapture.of(AntiEntropy.class)) {
@@ -127,9 +148,10 @@ class ReplicationOriginTest {
                     .anyMatch(m -> m.contains("not signed by its origin"))
                     .anyMatch(m -> m.contains("its signature by r1 does not verify"));
 
-            // anti-entropy: the rogue claims r1's origin applied 3 more commands, and serves forged ones from its "log"
-            byte[] report = CommandCodec.encodeReport(new AppliedReport("r1", r1Origin, true, Map.of(r1Origin, next + 2),
-                    Map.of(r1Origin, next)));
+            // anti-entropy: the rogue, in its own name (r0, a new incarnation), claims it applied 3 more commands of r1's
+            // origin, and serves forged ones from its "log"
+            byte[] report = sealedAsR0.seal(CommandCodec.encodeReport(new AppliedReport("r0", "r0~zzzzzzzz", true, Map.of(r1Origin, next + 2),
+                    Map.of(r1Origin, next))));
             await().atMost(TestCluster.CONVERGENCE).pollInterval(Duration.ofMillis(250)).until(() -> {
                 dispatcher.castMessage(null, new BytesMessage(null, report), new RequestOptions(ResponseMode.GET_NONE, 0));
                 return refused(0, "pull") >= 3 && refused(1, "pull") >= 3;
@@ -151,6 +173,65 @@ class ReplicationOriginTest {
         assertThat(real).isEqualTo(new CommandId(r1Origin, next));
         r0.awaitApplied(real, Duration.ofSeconds(30));
         assertThat(cluster.member(0).exists("t:idx:after")).isTrue();
+    }
+
+    @Test
+    void aMemberWithR0sCertificate_cannotReportAsR1_soNobodyTrimsWhatR1Lacks() throws Exception {
+        Path trust = deployment(List.of("r0", "r1", "r2"));
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC)
+                .withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD));
+        Duration fastReports = Duration.ofMillis(100); // logs are trimmed 2 s after every member applied a command
+        for (int i = 0; i < 3; i++) {
+            cluster.start(i, TestCluster.TIMEOUTS, fastReports);
+        }
+        cluster.awaitServing(0, 1, 2);
+        String r1Origin = cluster.member(1).replica().origin();
+        cluster.member(1).stop();
+        cluster.awaitViewSize(2, 0, 2);
+        cluster.awaitServing(0, 2);
+        Replica r0 = cluster.member(0).replica();
+        CommandId lacked = cluster.submitWhenServing(0, List.of(new Operation.Put("t:idx:r1-lacks-this", "1"))).token();
+        cluster.member(2).replica().awaitApplied(lacked, Duration.ofSeconds(30));
+        // the group is 3 again with the rogue: were its reports taken as r1's, every "member" applied lacked, and the logs
+        // would drop it 2 s later; r1 could then only come back by a snapshot
+        ReplicationConfig.Tls r0Tls = ReplicationConfig.Tls.of(dir.resolve("r0.p12"), PASSWORD, trust, PASSWORD);
+        OriginCredentials r0Key = TestCluster.credentials(r0Tls);
+        SenderAuthentication claimingR1 = new SenderAuthentication(r0Key, "r1", Clock.systemUTC());
+        SenderAuthentication asR0 = new SenderAuthentication(r0Key, "r0", Clock.systemUTC());
+        MessageDispatcher dispatcher = joinRogue(r0Tls, 3, message -> null);
+        claimingR1.start(rogue.getAddress());
+        asR0.start(rogue.getAddress());
+        await().atMost(TestCluster.CONVERGENCE).until(() -> r0.viewSize() == 3 && cluster.member(2).replica().viewSize() == 3);
+
+        try (LogCapture membership = LogCapture.of(Membership.class)) {
+            await().atMost(TestCluster.CONVERGENCE).pollInterval(Duration.ofMillis(100)).until(() -> {
+                byte[] asR1 = CommandCodec.encodeReport(new AppliedReport("r1", r1Origin, true, Map.of(lacked.origin(), lacked.seq()),
+                        Map.of(), System.nanoTime(), Map.of()));
+                // unsealed (what a replica without sender authentication took), sealed as r1 with r0's key, sealed as r0
+                for (byte[] forged : List.of(asR1, claimingR1.seal(asR1), asR0.seal(asR1))) {
+                    dispatcher.castMessage(null, new BytesMessage(null, forged), new RequestOptions(ResponseMode.GET_NONE, 0));
+                }
+                // 3 s of forgeries: longer than the trim delay (2 s) and its period (1 s)
+                return refused(0, "sender") >= 90 && refused(2, "sender") >= 90;
+            });
+            assertThat(membership.messages(Level.WARN)).anyMatch(m -> m.contains("not signed by its sender"))
+                    .anyMatch(m -> m.contains("claims to come from r1") && m.contains("certificate of replica r0"))
+                    .anyMatch(m -> m.contains("a report of r1") && m.contains("signed by r0"));
+        }
+        for (int member : List.of(0, 2)) {
+            assertThat(new CommandLog(cluster.member(member).pool, ReplicaClusterTest.KEYSPACE).first(lacked.origin()))
+                    .as("r%d's log still holds what r1 lacks", member).isEqualTo(1);
+        }
+        rogue.close();
+
+        // r1 comes back and fetches what it lacks from the logs (no snapshot)
+        try (LogCapture antiEntropy = LogCapture.of(AntiEntropy.class)) {
+            cluster.start(1, TestCluster.TIMEOUTS, fastReports);
+            cluster.awaitServing(0, 1, 2);
+            cluster.member(1).replica().awaitApplied(lacked, Duration.ofSeconds(30));
+            cluster.awaitSameState(0, 1, 2);
+            assertThat(antiEntropy.messages(Level.WARN)).noneMatch(m -> m.contains("taking a snapshot"));
+        }
     }
 
     private double refused(int member, String reason) {
