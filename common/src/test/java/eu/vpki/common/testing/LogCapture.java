@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Captures what one logger writes (logback), for tests that check what an operator reads in the
- * log: {@code try (LogCapture log = LogCapture.of(EnrolmentService.class)) { ... log.events() ... }}.
+ * log: {@code try (LogCapture log = LogCapture.of(EnrolmentService.class)) { ... log.events() ... }}. Thread-safe.
  */
 public final class LogCapture implements AutoCloseable {
     private final Logger logger;
@@ -29,9 +29,17 @@ public final class LogCapture implements AutoCloseable {
         return new LogCapture((Logger) LoggerFactory.getLogger(loggerName));
     }
 
-    /** The events logged so far at {@code level} or above. */
+    /**
+     * The events logged so far at {@code level} or above. Safe while other threads log (a replica logs from its
+     * JGroups and applier threads): the appender appends holding its own lock ({@code AppenderBase.doAppend} is
+     * synchronized), and the list is copied under that lock.
+     */
     public List<ILoggingEvent> events(Level level) {
-        return appender.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(level)).toList();
+        List<ILoggingEvent> logged;
+        synchronized (appender) {
+            logged = List.copyOf(appender.list);
+        }
+        return logged.stream().filter(e -> e.getLevel().isGreaterOrEqual(level)).toList();
     }
 
     /** The formatted messages logged so far at {@code level} or above. */
