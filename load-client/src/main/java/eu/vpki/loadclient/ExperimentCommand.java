@@ -102,7 +102,7 @@ final class ExperimentCommand implements Runnable {
             ExperimentReport report;
             try (HostNetwork network = open(cpus, System.err::println)) {
                 report = CommonOptions.withProgress(progress, () -> experiment.run(new ExperimentContext(network, CommonOptions.http(),
-                        System.err::println, progress::set)));
+                        System.err::println, progress::set, reportDir)));
             }
             return write(report, reportDir, name);
         }
@@ -299,9 +299,9 @@ final class ExperimentCommand implements Runnable {
                 Path file = reports.resolve(e.getValue() + ".json");
                 if (java.nio.file.Files.isRegularFile(file)) {
                     found.put(e.getKey(), json.readTree(java.nio.file.Files.readString(file)));
-                    sources.put("input: " + e.getKey(), file.toAbsolutePath().toString());
+                    sources.put("input: " + e.getKey(), ExperimentContext.relative(reportDir, file));
                 } else {
-                    sources.put("input: " + e.getKey(), "none (" + file + " not found)");
+                    sources.put("input: " + e.getKey(), "none (" + ExperimentContext.relative(reportDir, file) + " not found)");
                 }
             }
             double machine = cores != null ? cores : Runtime.getRuntime().availableProcessors();

@@ -12,12 +12,15 @@ import java.util.List;
  * takes its local processing time, plus the replication round trips its mode waits for, plus the
  * queueing at the bottleneck host (M/M/1: {@code S * rho / (1 - rho)}, S the host's service time).
  *
- * <p>EC demand on the busiest EA host (its JVM and its redis-server) when ECs are spread over
- * {@code n} EA replicas in a group of {@code N} members (EA and Operator replicas): every replica
- * issues 1/n of the ECs ({@code origin / n}), applies every EC ({@code perReplica}), and in TOTAL
- * order the sequencer relays every EC to every member ({@code perMember * N}). Fitted by least
- * squares on the replicas experiment's runs per mode. AT demand: the AA's per AT, the EA's validation
- * per AT (spread over the EA replicas). All pure arithmetic: {@code CapacityModelTest} checks it by hand.
+ * <p>EC demand on an EA host (its JVM and its redis-server) when ECs are spread over {@code n} EA
+ * replicas in a group of {@code N} members (EA and Operator replicas): every replica issues 1/n of the
+ * ECs ({@code origin / n}) and applies every EC ({@code perReplica}); an Operator host applies every
+ * EC. In TOTAL order the coordinator is also the sequencer: every command is forwarded to it and it
+ * sends each to every member, {@code fixed + perMember x (N - 1)} more on that one host, which grows
+ * with the group ({@link Sequencer}). Fitted by least squares on the replicas experiment's runs per
+ * mode. AT demand: the AA's per AT, the EA's validation per AT (spread over the EA replicas). All
+ * pure arithmetic, deterministic: {@code CapacityModelTest} checks it by hand and checks the scaling
+ * shape (total order's EC/s falls with groups, FIFO's does not).
  */
 public final class CapacityModel {
     private CapacityModel() {
@@ -49,50 +52,100 @@ public final class CapacityModel {
             new Instance("c6i.2xlarge", 8, 1.0), new Instance("t3.medium", 2, 0.2));
 
     /**
-     * EC demand on the busiest EA host, ms of CPU per EC of the whole group: {@code origin / n + perReplica +
-     * perMember * N}.
+     * EC demand on an EA host that is not the sequencer, ms of CPU per EC of the whole group: {@code origin / n +
+     * perReplica} (it issues 1/n of the ECs and applies every one; what it sends and receives per EC is spread the same
+     * way and is part of both terms).
      *
      * @param points the runs it was fitted on
      */
-    public record EcDemand(String mode, double origin, double perReplica, double perMember, int points) {
-        public double at(int eaReplicas, int members) {
-            return origin / eaReplicas + perReplica + perMember * members;
+    public record EcDemand(String mode, double origin, double perReplica, int points) {
+        public double at(int eaReplicas) {
+            return origin / eaReplicas + perReplica;
         }
     }
 
-    /** One measured EC demand: EA replicas, group members, ms of CPU per EC on the busiest EA host. */
+    /** One measured EC demand: EA replicas, group members, ms of CPU per EC on an EA host. */
     public record EcPoint(int eaReplicas, int members, double demandMs) {
     }
 
     /**
-     * Least squares of {@code origin / n + perReplica + perMember * N} over the points: all three terms with at
-     * least four distinct replica counts (and TOTAL order, where the sequencer's relaying grows with N), else
-     * without {@code perMember}; with one replica count only, a constant.
+     * TOTAL order's sequencer (JGroups SEQUENCER: every member forwards its commands to the coordinator, which sends each
+     * one to every member): what the coordinator's host spends per command of the group beyond what its role costs the
+     * other hosts, {@code fixedMs + perMemberMs x (N - 1)} for a group of N members. It grows with the group while every
+     * other host's demand does not: the model's reason why total order does not scale.
+     *
+     * @param points the runs it was fitted on (0: not measured)
      */
-    public static EcDemand fit(String mode, Collection<EcPoint> points, boolean sequencer) {
+    public record Sequencer(double fixedMs, double perMemberMs, int points) {
+        /** No sequencer (FIFO order: each member sends its own commands). */
+        public static final Sequencer NONE = new Sequencer(0, 0, 0);
+
+        public double extraMs(int members) {
+            return fixedMs + perMemberMs * (members - 1);
+        }
+    }
+
+    /** One measured sequencer cost: group members, the coordinator's host's CPU ms per EC minus its role's mean elsewhere. */
+    public record RelayPoint(int members, double extraMs) {
+    }
+
+    /**
+     * A mode's EC model: EA hosts, Operator hosts (they apply every EC), and in TOTAL order the sequencer on the
+     * coordinator, an Operator host or an EA host (the group's first member: the launcher starts the Operators first).
+     */
+    public record EcModel(String mode, EcDemand ea, double operatorMs, Sequencer sequencer, boolean sequencerOnOperator) {
+    }
+
+    /** What {@code groups} groups sustain: EC/s with the host that bounds it, and AT/s. */
+    public record GroupPrediction(double ecPerSecond, String ecBottleneck, double atPerSecond) {
+    }
+
+    /**
+     * Least squares of {@code origin / n + perReplica} over the points; with one replica count only, a constant.
+     */
+    public static EcDemand fit(String mode, Collection<EcPoint> points) {
         List<EcPoint> p = List.copyOf(points);
         if (p.isEmpty()) {
             throw new IllegalArgumentException("no EC measurement for " + mode);
         }
-        long distinct = p.stream().mapToInt(EcPoint::eaReplicas).distinct().count();
-        if (distinct == 1) {
-            return new EcDemand(mode, 0, p.stream().mapToDouble(EcPoint::demandMs).average().orElseThrow(), 0, p.size());
+        if (p.stream().mapToInt(EcPoint::eaReplicas).distinct().count() == 1) {
+            return new EcDemand(mode, 0, p.stream().mapToDouble(EcPoint::demandMs).average().orElseThrow(), p.size());
         }
-        // three terms need a fourth replica count: with three, an exact fit of noise (a negative term) would pass for a model
-        boolean three = sequencer && distinct >= 4;
-        int k = three ? 3 : 2;
-        double[][] x = new double[p.size()][k];
+        double[][] x = new double[p.size()][];
         double[] y = new double[p.size()];
         for (int i = 0; i < p.size(); i++) {
-            x[i][0] = 1.0 / p.get(i).eaReplicas();
-            x[i][1] = 1;
-            if (three) {
-                x[i][2] = p.get(i).members();
-            }
+            x[i] = new double[]{1.0 / p.get(i).eaReplicas(), 1};
             y[i] = p.get(i).demandMs();
         }
         double[] b = leastSquares(x, y);
-        return new EcDemand(mode, b[0], b[1], three ? b[2] : 0, p.size());
+        return new EcDemand(mode, b[0], b[1], p.size());
+    }
+
+    /**
+     * Least squares of {@code fixed + perMember x (N - 1)} over the measured sequencer costs; with one group size only, the
+     * mean as a fixed cost (the growth is then not measured); none: {@link Sequencer#NONE}.
+     */
+    public static Sequencer fitSequencer(Collection<RelayPoint> points) {
+        List<RelayPoint> p = List.copyOf(points);
+        if (p.isEmpty()) {
+            return Sequencer.NONE;
+        }
+        if (p.stream().mapToInt(RelayPoint::members).distinct().count() == 1) {
+            return new Sequencer(p.stream().mapToDouble(RelayPoint::extraMs).average().orElseThrow(), 0, p.size());
+        }
+        double[] b = line(p.stream().map(r -> new double[]{r.members() - 1, r.extraMs()}).toList());
+        return new Sequencer(b[0], b[1], p.size());
+    }
+
+    /** The least-squares line {@code y = b[0] + b[1] x} through (x, y) points of two x values or more. */
+    public static double[] line(List<double[]> points) {
+        double[][] x = new double[points.size()][];
+        double[] y = new double[points.size()];
+        for (int i = 0; i < points.size(); i++) {
+            x[i] = new double[]{1, points.get(i)[0]};
+            y[i] = points.get(i)[1];
+        }
+        return leastSquares(x, y);
     }
 
     /** Ordinary least squares by the normal equations (a few unknowns), solved by Gaussian elimination with pivoting. */
@@ -197,24 +250,38 @@ public final class CapacityModel {
     }
 
     /**
-     * The paper's group layout scaled to {@code groups}: a group is an EA replica, an Operator replica and an AA
-     * (and clients); returns {EC/s, AT/s} at saturation for the instance types of the EA, Operator and AA hosts.
+     * The paper's group layout scaled to {@code groups}: a group is an EA replica, an Operator replica and an AA (and
+     * clients), so N = 2 x groups members. EC/s is the lowest of the EA hosts', the Operator hosts' and, in TOTAL order,
+     * the sequencer's host's limit (its role's demand plus {@link Sequencer#extraMs}); AT/s grows with the groups (each
+     * brings an AA and an EA replica).
      *
-     * @param ec           EC demand of the mode on the busiest EA host
-     * @param operatorEcMs ms of CPU per EC on an Operator host (it applies every EC)
-     * @param aaAtMs       ms of CPU per AT on an AA host
-     * @param eaAtMs       ms of CPU per AT on the EA hosts together (validation; spread over the replicas)
-     * @param speed        how much work a vCPU there does against a core here (1: the same)
+     * @param aaAtMs ms of CPU per AT on an AA host
+     * @param eaAtMs ms of CPU per AT on the EA hosts together (validation; spread over the replicas)
+     * @param speed  how much work a vCPU there does against a core here (1: the same)
      */
-    public static double[] groups(int groups, EcDemand ec, double operatorEcMs, double aaAtMs, double eaAtMs, Instance ea,
-                                  Instance operator, Instance aa, double speed) {
+    public static GroupPrediction groups(int groups, EcModel ec, double aaAtMs, double eaAtMs, Instance ea, Instance operator, Instance aa,
+                                         double speed) {
         int members = 2 * groups;
-        double ecPerEaHost = saturation(ea.cores() * speed, ec.at(groups, members));
-        double ecPerOperator = saturation(operator.cores() * speed, operatorEcMs);
-        double ecs = Math.min(ecPerEaHost, ecPerOperator);
+        double eaDemand = ec.ea().at(groups);
+        double ecs = saturation(ea.cores() * speed, eaDemand);
+        String bottleneck = "EA host";
+        double byOperator = saturation(operator.cores() * speed, ec.operatorMs());
+        if (byOperator < ecs) {
+            ecs = byOperator;
+            bottleneck = "Operator host";
+        }
+        if (ec.sequencer().points() > 0) {
+            Instance host = ec.sequencerOnOperator() ? operator : ea;
+            double demand = (ec.sequencerOnOperator() ? ec.operatorMs() : eaDemand) + ec.sequencer().extraMs(members);
+            double bySequencer = saturation(host.cores() * speed, demand);
+            if (bySequencer < ecs) {
+                ecs = bySequencer;
+                bottleneck = "sequencer (" + (ec.sequencerOnOperator() ? "Operator" : "EA") + " host)";
+            }
+        }
         double atByAas = groups * saturation(aa.cores() * speed, aaAtMs);
         double atByEas = groups * saturation(ea.cores() * speed, eaAtMs);
-        return new double[]{ecs, Math.min(atByAas, atByEas)};
+        return new GroupPrediction(ecs, bottleneck, Math.min(atByAas, atByEas));
     }
 
     /** {@code values} as a list (for tables). */

@@ -95,6 +95,58 @@ public final class CapacityReport {
         return out;
     }
 
+    /** One replica host of a replicas run (the replica table of {@link CpuMeter#replicaTable}): its CPU ms per EC. */
+    record ReplicaHost(String phase, int members, String name, boolean coordinator, double hostMs) {
+        boolean ea() {
+            return name.startsWith("ea-");
+        }
+    }
+
+    /** The replica hosts of a report, empty for a report written before the replica table existed. */
+    static List<ReplicaHost> replicaHosts(JsonNode report) {
+        List<ReplicaHost> out = new ArrayList<>();
+        for (JsonNode table : report.get("tables")) {
+            if (!table.get("title").asText().startsWith(CpuMeter.REPLICA_TABLE)) {
+                continue;
+            }
+            List<String> header = new ArrayList<>();
+            table.get("header").forEach(h -> header.add(h.asText()));
+            for (JsonNode row : table.get("rows")) {
+                out.add(new ReplicaHost(row.get(header.indexOf("phase")).asText(), Integer.parseInt(row.get(header.indexOf("group members"))
+                        .asText()), row.get(header.indexOf("replica")).asText(), row.get(header.indexOf("coordinator")).asText().equals("yes"),
+                        parse(row.get(header.indexOf("host (CPU ms per EC)")).asText())));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What one replicas run says about each kind of host, CPU ms per EC: an EA host and an Operator host that are not the
+     * coordinator (mean over them), the coordinator's host and what it spent beyond its role's mean (NaN when unknown).
+     */
+    record Run(Phase phase, int eaReplicas, int members, double eaMs, double operatorMs, boolean coordinatorOnOperator, double coordinatorMs,
+               double extraMs) {
+        static Run of(Phase p, List<ReplicaHost> hosts) {
+            int n = Integer.parseInt(p.setting().get("eaReplicas"));
+            int members = n + Integer.parseInt(p.setting().getOrDefault("operators", "1"));
+            List<ReplicaHost> mine = hosts.stream().filter(h -> h.phase().equals(p.sweep())).toList();
+            if (mine.isEmpty()) {
+                // an older report: the busiest EA host and the Operators' mean, the coordinator not known
+                return new Run(p, n, members, p.eaHost(), p.operatorHost(), false, Double.NaN, Double.NaN);
+            }
+            double ea = mine.stream().filter(h -> h.ea() && !h.coordinator()).mapToDouble(ReplicaHost::hostMs).average().orElse(Double.NaN);
+            double op = mine.stream().filter(h -> !h.ea() && !h.coordinator()).mapToDouble(ReplicaHost::hostMs).average().orElse(Double.NaN);
+            Optional<ReplicaHost> c = mine.stream().filter(ReplicaHost::coordinator).findFirst();
+            boolean onOperator = c.map(h -> !h.ea()).orElse(false);
+            double coordinator = c.map(ReplicaHost::hostMs).orElse(Double.NaN);
+            return new Run(p, n, members, ea, op, onOperator, coordinator, coordinator - (onOperator ? op : ea));
+        }
+
+        boolean coordinatorKnown() {
+            return !Double.isNaN(extraMs);
+        }
+    }
+
     private static double parse(String cell) {
         try {
             return Double.parseDouble(cell.replace(",", ""));
@@ -120,10 +172,9 @@ public final class CapacityReport {
         List<String> limits = new ArrayList<>();
 
         validateCentralised(centralised, machineCores, validation);
-        Map<String, CapacityModel.EcDemand> ec = fitReplicas(replicas, machineCores, validation, inputs);
-        Map<String, Double> operatorEc = new TreeMap<>();
-        replicas.stream().filter(Phase::ec).collect(java.util.stream.Collectors.groupingBy(p -> p.setting().get("mode"),
-                java.util.stream.Collectors.averagingDouble(Phase::operatorHost))).forEach(operatorEc::put);
+        List<List<String>> terms = new ArrayList<>();
+        List<ReplicaHost> hosts = Optional.ofNullable(reports.get(PaperValues.DISTRIBUTED)).map(CapacityReport::replicaHosts).orElse(List.of());
+        Map<String, CapacityModel.EcModel> ec = fitReplicas(replicas, hosts, machineCores, validation, inputs, terms);
         // AT demands: the centralised sweeps' busiest non-saturated step, else the replicas run's AT with one AA
         Optional<Phase> at = reference(centralised.stream().filter(p -> !p.ec()).toList())
                 .or(() -> replicas.stream().filter(p -> !p.ec() && "1".equals(p.setting().get("aas"))).findFirst());
@@ -131,8 +182,8 @@ public final class CapacityReport {
         double eaAt = at.map(p -> p.cpu("EA JVMs") + p.cpu("EA redis-servers")).orElse(Double.NaN);
         at.ifPresent(p -> inputs.add(CapacityModel.cells("AT", "AA host, CPU ms per AT", aaAt, p.experiment() + ": " + p.name())));
         at.ifPresent(p -> inputs.add(CapacityModel.cells("AT", "EA hosts together (validation), CPU ms per AT", eaAt, p.experiment() + ": " + p.name())));
-        operatorEc.forEach((mode, ms) -> inputs.add(CapacityModel.cells("EC, " + mode, "Operator host, CPU ms per EC (it applies every EC)", ms,
-                "replicas: mean over the runs")));
+        ec.forEach((mode, m) -> inputs.add(CapacityModel.cells("EC, " + mode, "Operator host (not the coordinator), CPU ms per EC (it"
+                + " applies every EC)", m.operatorMs(), "replicas: mean over the runs")));
         double[] local = localLatency(geo, centralised);
         inputs.add(CapacityModel.cells("EC", "local latency before saturation (p50, ms)", local[0], local[2] > 0 ? "geo configuration 1" : "centralised, lowest p50 of an unsaturated step"));
         inputs.add(CapacityModel.cells("AT", "local latency before saturation (p50, ms)", local[1], local[2] > 0 ? "geo configuration 1" : "centralised, lowest p50 of an unsaturated step"));
@@ -145,22 +196,23 @@ public final class CapacityReport {
         int colour = 0;
         CapacityModel.Instance c6i = CapacityModel.INSTANCES.get(0);
         CapacityModel.Instance t3 = CapacityModel.INSTANCES.get(3);
-        for (Map.Entry<String, CapacityModel.EcDemand> e : ec.entrySet()) {
+        for (Map.Entry<String, CapacityModel.EcModel> e : ec.entrySet()) {
             String mode = e.getKey();
-            double op = operatorEc.getOrDefault(mode, Double.NaN);
+            CapacityModel.EcModel model = e.getValue();
             List<double[]> ecPoints = new ArrayList<>();
             List<double[]> atPoints = new ArrayList<>();
             String[] m = mode.split(" \\+ ");
             for (int g : GROUPS) {
-                double[] terraform = CapacityModel.groups(g, e.getValue(), op, aaAt, eaAt, c6i, t3, c6i, speed);
-                double[] allC6i = CapacityModel.groups(g, e.getValue(), op, aaAt, eaAt, c6i, c6i, c6i, speed);
-                double service = e.getValue().at(g, 2 * g) / (c6i.cores() * speed);
+                CapacityModel.GroupPrediction terraform = CapacityModel.groups(g, model, aaAt, eaAt, c6i, t3, c6i, speed);
+                CapacityModel.GroupPrediction allC6i = CapacityModel.groups(g, model, aaAt, eaAt, c6i, c6i, c6i, speed);
+                double service = model.ea().at(g) / (c6i.cores() * speed);
                 double wait = CapacityModel.replicationWaitMs(m[0], m[1], Region.US_WEST, Region.IRELAND, List.of(Region.IRELAND, Region.US_WEST));
                 // before saturation: at half the EA host's limit, M/M/1 queueing adds one service time
-                prediction.add(CapacityModel.cells(mode, g, terraform[0], allC6i[0], allC6i[1], local[0] + service, local[0] + service + wait,
-                        local[1] + aaAt / (c6i.cores() * speed)));
-                ecPoints.add(new double[]{g, allC6i[0]});
-                atPoints.add(new double[]{g, allC6i[1]});
+                prediction.add(CapacityModel.cells(mode, g, terraform.ecPerSecond(), allC6i.ecPerSecond(), allC6i.atPerSecond(),
+                        local[0] + service, local[0] + service + wait, local[1] + aaAt / (c6i.cores() * speed), terraform.ecBottleneck(),
+                        allC6i.ecBottleneck()));
+                ecPoints.add(new double[]{g, allC6i.ecPerSecond()});
+                atPoints.add(new double[]{g, allC6i.atPerSecond()});
             }
             ecCurves.add(new ExperimentReport.Curve("predicted EC/s, " + mode, colours[colour % colours.length], "", ExperimentReport.Kind.MEASURED,
                     ecPoints));
@@ -184,8 +236,14 @@ public final class CapacityReport {
         limits.add("The CPU per operation includes what the services do meanwhile in the background (heartbeats, trust-list refreshes);"
                 + " the model takes the measurement closest to saturation. Network bandwidth, Redis persistence (fsync) and the"
                 + " load balancer are not modelled; inside a region the network adds nothing.");
-        limits.add("Beyond the measured replica counts the EC demand is an extrapolation of the fitted terms (origin / n + per replica"
-                + " + per member x N); its error at the measured counts is in the validation table (each count left out of its own fit).");
+        limits.add("Beyond the measured group sizes the EC demand is an extrapolation of the fitted terms (EA host: origin / n + per"
+                + " replica; Operator host: a constant; TOTAL order's sequencer: fixed + per member x (N - 1) on the coordinator's host);"
+                + " its error at the measured sizes is in the validation table (each run left out of its own fit). Our runs have 2"
+                + " Operators beside n EA replicas (N = n + 2), the paper's groups one per EA (N = 2n).");
+        if (ec.values().stream().anyMatch(m -> m.mode().startsWith("TOTAL") && m.sequencer().points() == 0)) {
+            limits.add("The sequencer's cost was not measured in these reports (no per-replica CPU table): TOTAL order is predicted"
+                    + " without it, so it scales like FIFO here, which the paper did not see.");
+        }
 
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("machine", Machine.describe());
@@ -206,15 +264,16 @@ public final class CapacityReport {
         List<ExperimentReport.Comparison> comparisons = comparisons(prediction);
         List<ExperimentReport.Table> tables = List.of(
                 new ExperimentReport.Table("Model inputs (measured)", List.of("operation", "quantity", "value", "from"), inputs),
-                new ExperimentReport.Table("Model terms fitted per mode: busiest EA host's CPU ms per EC = origin / n + per replica + per member x N",
-                        List.of("mode", "origin (ms)", "per replica (ms)", "per member (ms)", "runs"),
-                        ec.values().stream().map(d -> CapacityModel.cells(d.mode(), d.origin(), d.perReplica(), d.perMember(), d.points())).toList()),
+                new ExperimentReport.Table("Model terms fitted per mode, CPU ms per EC: EA host = origin / n + per replica; Operator host;"
+                        + " the coordinator's host beyond its role = fixed + per member x (N - 1) (TOTAL order's sequencer)",
+                        List.of("mode", "EA: origin (ms)", "EA: per replica (ms)", "Operator host (ms)", "coordinator", "coordinator: fixed (ms)",
+                                "coordinator: per member (ms)", "sequencer in the model", "runs"), terms),
                 new ExperimentReport.Table("Validation: each prediction beside the measurement", List.of("what", "setting", "predicted",
                         "measured", "error (%)"), validation),
                 new ExperimentReport.Table("Prediction for the paper's 10-50 groups", List.of("mode", "groups",
                         "EC/s, Terraform defaults (EA c6i.large, Operator t3.medium)", "EC/s, every host c6i.large", "AT/s (AA and EA c6i.large)",
                         "EC latency at half load, one region (ms)", "EC latency at half load, groups in eu-west-1 and us-west-2, writer in us-west-2 (ms)",
-                        "AT latency at half load (ms)"), prediction));
+                        "AT latency at half load (ms)", "EC bound, Terraform defaults", "EC bound, every host c6i.large"), prediction));
         return new ExperimentReport("capacity", "Capacity model: the measured CPU per operation extrapolated to the paper's 10-50 groups",
                 started, Instant.now(), settings, limits, figures, comparisons, tables, List.of(), !ec.isEmpty() && at.isPresent());
     }
@@ -261,40 +320,84 @@ public final class CapacityReport {
         }
     }
 
-    /** The EC demand per mode, each replica count's demand predicted from the others (leave one out), the machine bound. */
-    private static Map<String, CapacityModel.EcDemand> fitReplicas(List<Phase> phases, double machineCores, List<List<String>> rows,
-                                                                 List<List<String>> inputs) {
-        Map<String, List<Phase>> byMode = new TreeMap<>();
-        phases.stream().filter(Phase::ec).forEach(p -> byMode.computeIfAbsent(p.setting().get("mode"), k -> new ArrayList<>()).add(p));
-        Map<String, CapacityModel.EcDemand> out = new TreeMap<>();
-        for (Map.Entry<String, List<Phase>> e : byMode.entrySet()) {
+    /**
+     * The EC model per mode (EA host, Operator host, the sequencer in TOTAL order) from the replicas runs, and its validation:
+     * each run's EA host, coordinator host and EC/s on this machine predicted from the other runs of its mode (leave one out:
+     * the error of extrapolating in replica count), and the machine bound at each run's own CPU per EC.
+     */
+    private static Map<String, CapacityModel.EcModel> fitReplicas(List<Phase> phases, List<ReplicaHost> hosts, double machineCores,
+                                                                 List<List<String>> rows, List<List<String>> inputs, List<List<String>> terms) {
+        Map<String, List<Run>> byMode = new TreeMap<>();
+        phases.stream().filter(Phase::ec).forEach(p -> byMode.computeIfAbsent(p.setting().get("mode"), k -> new ArrayList<>())
+                .add(Run.of(p, hosts)));
+        Map<String, CapacityModel.EcModel> out = new TreeMap<>();
+        for (Map.Entry<String, List<Run>> e : byMode.entrySet()) {
             String mode = e.getKey();
-            boolean sequencer = mode.startsWith("TOTAL");
-            List<CapacityModel.EcPoint> points = e.getValue().stream().map(CapacityReport::point).toList();
-            out.put(mode, CapacityModel.fit(mode, points, sequencer));
-            for (Phase p : e.getValue()) {
-                CapacityModel.EcPoint self = point(p);
-                inputs.add(CapacityModel.cells("EC, " + mode, "busiest EA host, CPU ms per EC, " + self.eaReplicas() + " EA replicas",
-                        self.demandMs(), "replicas: " + p.name()));
-                List<CapacityModel.EcPoint> others = points.stream().filter(q -> q != points.get(e.getValue().indexOf(p))).toList();
-                if (!others.isEmpty()) {
-                    double predicted = CapacityModel.fit(mode, others, sequencer).at(self.eaReplicas(), self.members());
-                    rows.add(CapacityModel.cells("busiest EA host CPU per EC (ms), " + mode + ", " + self.eaReplicas() + " EA replicas",
-                            "fitted on the other replica counts", predicted, self.demandMs(), CapacityModel.errorPercent(predicted, self.demandMs())));
+            List<Run> runs = e.getValue();
+            CapacityModel.EcModel model = model(mode, runs);
+            out.put(mode, model);
+            List<CapacityModel.RelayPoint> relay = relayPoints(runs);
+            CapacityModel.Sequencer measured = CapacityModel.fitSequencer(relay);
+            terms.add(CapacityModel.cells(mode, model.ea().origin(), model.ea().perReplica(), model.operatorMs(),
+                    relay.isEmpty() ? "not measured" : (model.sequencerOnOperator() ? "Operator" : "EA"), measured.fixedMs(),
+                    measured.perMemberMs(), model.sequencer().points() > 0 ? "yes" : relay.isEmpty() ? "no (not measured)"
+                            : "no (FIFO: no sequencer; the coordinator's extra is a check)", runs.size()));
+            for (Run r : runs) {
+                String at = mode + ", " + r.eaReplicas() + " EA replicas (" + r.members() + " members)";
+                inputs.add(CapacityModel.cells("EC, " + mode, "EA host (not the coordinator), CPU ms per EC, " + r.eaReplicas() + " EA replicas",
+                        r.eaMs(), "replicas: " + r.phase().name()));
+                if (r.coordinatorKnown()) {
+                    inputs.add(CapacityModel.cells("EC, " + mode, "coordinator's host (" + (r.coordinatorOnOperator() ? "Operator" : "EA")
+                            + ") minus its role's mean, CPU ms per EC, " + r.members() + " members", r.extraMs(), "replicas: " + r.phase().name()));
                 }
-                double bound = CapacityModel.saturation(machineCores, p.cpu("all processes"));
-                rows.add(CapacityModel.cells("EC/s, " + mode + ", " + self.eaReplicas() + " EA replicas", "closed loop, "
-                        + p.setting().getOrDefault("concurrency", "?") + " in flight; predicted: this machine's cores fully used at the run's"
-                        + " CPU per EC (all processes)", bound, p.achieved(), CapacityModel.errorPercent(bound, p.achieved())));
+                List<Run> others = runs.stream().filter(q -> q != r).toList();
+                if (others.isEmpty()) {
+                    continue;
+                }
+                CapacityModel.EcModel without = model(mode, others);
+                double ea = without.ea().at(r.eaReplicas());
+                rows.add(CapacityModel.cells("EA host CPU per EC (ms), " + at, "fitted on the other runs of the mode", ea, r.eaMs(),
+                        CapacityModel.errorPercent(ea, r.eaMs())));
+                if (r.coordinatorKnown() && others.stream().anyMatch(Run::coordinatorKnown)) {
+                    double role = r.coordinatorOnOperator() ? without.operatorMs() : ea;
+                    double coordinator = role + without.sequencer().extraMs(r.members());
+                    rows.add(CapacityModel.cells("coordinator host CPU per EC (ms), " + at, (without.sequencer().points() > 0
+                            ? "its role's demand + the sequencer's fixed + per member x (N - 1), fitted on the other runs"
+                            : "its role's demand (no sequencer in FIFO), fitted on the other runs"), coordinator, r.coordinatorMs(),
+                            CapacityModel.errorPercent(coordinator, r.coordinatorMs())));
+                }
+                if (others.stream().mapToInt(Run::members).distinct().count() >= 2) {
+                    // every process shares this machine's cores: EC/s = cores / (CPU per EC of all processes), a line in N
+                    double[] all = CapacityModel.line(others.stream().map(q -> new double[]{q.members(), q.phase().cpu("all processes")}).toList());
+                    double predicted = CapacityModel.saturation(machineCores, all[0] + all[1] * r.members());
+                    rows.add(CapacityModel.cells("EC/s on this machine, " + at, "closed loop; the cores full at the CPU per EC of all"
+                            + " processes (a + b x N, fitted on the other runs)", predicted, r.phase().achieved(),
+                            CapacityModel.errorPercent(predicted, r.phase().achieved())));
+                }
+                double bound = CapacityModel.saturation(machineCores, r.phase().cpu("all processes"));
+                rows.add(CapacityModel.cells("EC/s at the run's own CPU per EC, " + at, "closed loop, " + r.phase().setting()
+                        .getOrDefault("concurrency", "?") + " in flight; the machine's cores full (saturation check)", bound, r.phase().achieved(),
+                        CapacityModel.errorPercent(bound, r.phase().achieved())));
             }
         }
         return out;
     }
 
-    private static CapacityModel.EcPoint point(Phase p) {
-        int n = Integer.parseInt(p.setting().get("eaReplicas"));
-        int operators = Integer.parseInt(p.setting().getOrDefault("operators", "1"));
-        return new CapacityModel.EcPoint(n, n + operators, p.eaHost());
+    /** The EC model of a mode from some of its runs: TOTAL order with its measured sequencer, FIFO without one. */
+    private static CapacityModel.EcModel model(String mode, List<Run> runs) {
+        CapacityModel.EcDemand ea = CapacityModel.fit(mode, runs.stream().filter(r -> !Double.isNaN(r.eaMs()))
+                .map(r -> new CapacityModel.EcPoint(r.eaReplicas(), r.members(), r.eaMs())).toList());
+        double operator = runs.stream().mapToDouble(Run::operatorMs).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
+        List<CapacityModel.RelayPoint> relay = relayPoints(runs);
+        boolean total = mode.startsWith("TOTAL");
+        CapacityModel.Sequencer sequencer = total ? CapacityModel.fitSequencer(relay) : CapacityModel.Sequencer.NONE;
+        boolean onOperator = runs.stream().filter(Run::coordinatorKnown).filter(Run::coordinatorOnOperator).count() * 2
+                > runs.stream().filter(Run::coordinatorKnown).count();
+        return new CapacityModel.EcModel(mode, ea, operator, sequencer, onOperator);
+    }
+
+    private static List<CapacityModel.RelayPoint> relayPoints(List<Run> runs) {
+        return runs.stream().filter(Run::coordinatorKnown).map(r -> new CapacityModel.RelayPoint(r.members(), r.extraMs())).toList();
     }
 
     /** {EC p50, AT p50, 1 if from the geo report's configuration 1 else 0}. */

@@ -70,6 +70,8 @@ public final class CentralisedExperiment {
     private final HttpClient http;
     private final Consumer<String> log;
     private final Consumer<LoadRunner.Progress> progress;
+    /** Where the report goes: the paths it names are relative to it. */
+    private final ExperimentContext context;
     /** Every station registered so far, enrolled or not. */
     private final List<SimulatedStation> fleet = Collections.synchronizedList(new ArrayList<>());
     /** CPU per operation of every step (CpuMeter rows). */
@@ -81,6 +83,7 @@ public final class CentralisedExperiment {
         this.http = context.http();
         this.log = context.log();
         this.progress = context.progress();
+        this.context = context;
     }
 
     /**
@@ -148,7 +151,7 @@ public final class CentralisedExperiment {
                 limited.throttledSeconds().forEach((host, s) -> settings.put("throttled by the CPU limit: " + host,
                         String.format(Locale.ROOT, "%.1f s over the run", s)));
             }
-            settings.put("logs", e.logDir().toString());
+            settings.put("logs", context.where(e.logDir()));
         }
         settings.put("machine", Machine.describe());
         settings.put("load average (1 min) before and after", loadBefore + " / " + Machine.loadAverage());

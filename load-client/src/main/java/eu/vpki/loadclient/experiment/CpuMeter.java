@@ -127,6 +127,36 @@ public final class CpuMeter {
         return new ExperimentReport.Table("CPU per successful operation, by kind of process (the capacity model's input)", header(), rows);
     }
 
+    /** The title of {@link #replicaTable}, by which the capacity model finds it. */
+    public static final String REPLICA_TABLE = "CPU per EC on each replica host";
+
+    /**
+     * One row per replica of a group (EA and Operator replicas, the JVM and its redis-server): the phase, the mode, the EA
+     * replicas and group members, the replica, whether it was the JGroups coordinator ({@code coordinator}: in TOTAL order
+     * the sequencer, which relays every command to every member), and its CPU ms per successful EC.
+     */
+    public static java.util.List<java.util.List<String>> replicaRows(String phase, String mode, int eaReplicas, int members,
+                                                                    String coordinator, PhaseResult ec, Map<String, Double> perProcess) {
+        java.util.List<java.util.List<String>> out = new java.util.ArrayList<>();
+        perProcess.forEach((name, ms) -> {
+            boolean replica = name.startsWith("ea-") || name.startsWith("operator-");
+            if (replica && !name.endsWith(" redis")) {
+                double redis = perProcess.getOrDefault(name + " redis", 0.0);
+                out.add(java.util.List.of(phase, mode, Integer.toString(eaReplicas), Integer.toString(members), name,
+                        name.equals(coordinator) ? "yes" : "no", ms(ms), ms(redis), ms(ms + redis),
+                        String.format(java.util.Locale.ROOT, "%.1f", ec.achievedRate())));
+            }
+        });
+        return out;
+    }
+
+    /** The table of {@link #replicaRows}. */
+    public static ExperimentReport.Table replicaTable(java.util.List<java.util.List<String>> rows) {
+        return new ExperimentReport.Table(REPLICA_TABLE + " (the coordinator is TOTAL order's sequencer)", java.util.List.of("phase", "mode",
+                "EA replicas", "group members", "replica", "coordinator", "JVM (CPU ms per EC)", "redis-server (CPU ms per EC)",
+                "host (CPU ms per EC)", "achieved (EC/s)"), rows);
+    }
+
     private static long cpuNanos(long pid) {
         return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
     }

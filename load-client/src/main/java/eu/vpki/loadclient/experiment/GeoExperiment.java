@@ -87,6 +87,8 @@ public final class GeoExperiment {
     private final HttpClient http;
     private final Consumer<String> log;
     private final Consumer<LoadRunner.Progress> progress;
+    /** Where the report goes: the paths it names are relative to it. */
+    private final ExperimentContext context;
     /** Proxies between the AAs and the EA replicas, and between the vehicles and the EA replicas. */
     private final List<DelayingProxy> proxies = java.util.Collections.synchronizedList(new ArrayList<>());
     /** CPU per operation of every phase (CpuMeter rows). */
@@ -98,6 +100,7 @@ public final class GeoExperiment {
         this.http = context.http();
         this.log = context.log();
         this.progress = context.progress();
+        this.context = context;
     }
 
     /** Starts the cluster and the proxies on {@code network} (closed by the caller), measures both configurations, stops everything. */
@@ -128,7 +131,7 @@ public final class GeoExperiment {
             placements.add(measure(cluster, 1, "everything in " + ea.place(), mode, ea, ea.oneWayTo(ea), Duration.ZERO, workload, stations));
             placements.add(measure(cluster, 2, "vehicles and AAs in " + remote.place() + ", EAs in " + ea.place(), mode, remote,
                     remote.oneWayTo(ea), Duration.ZERO, workload, stations));
-            settings.put("logs", e.logDir().toString());
+            settings.put("logs", context.where(e.logDir()));
         }
         synchronized (proxies) {
             proxies.forEach(DelayingProxy::close);

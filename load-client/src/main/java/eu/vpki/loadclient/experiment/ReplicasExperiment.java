@@ -10,6 +10,7 @@ import eu.vpki.loadclient.faults.ConsistencyWorkload;
 import eu.vpki.loadclient.faults.FaultReport;
 import eu.vpki.loadclient.faults.FaultRun;
 import eu.vpki.loadclient.faults.FaultSchedule;
+import eu.vpki.loadclient.faults.GroupViews;
 import eu.vpki.loadclient.measure.LoadModel;
 import eu.vpki.loadclient.measure.LoadRunner;
 import eu.vpki.loadclient.measure.PhaseResult;
@@ -83,8 +84,12 @@ public final class ReplicasExperiment {
     private final HttpClient http;
     private final Consumer<String> log;
     private final Consumer<LoadRunner.Progress> progress;
+    /** Where the report goes: the paths it names are relative to it. */
+    private final ExperimentContext context;
     /** CPU per operation of every measurement (CpuMeter rows). */
     private final List<List<String>> cpuRows = new ArrayList<>();
+    /** CPU per EC of each replica host of every run, the JGroups coordinator (TOTAL order's sequencer) marked. */
+    private final List<List<String>> replicaRows = new ArrayList<>();
 
     private ReplicasExperiment(Config config, ExperimentContext context) {
         this.config = config;
@@ -92,6 +97,7 @@ public final class ReplicasExperiment {
         this.http = context.http();
         this.log = context.log();
         this.progress = context.progress();
+        this.context = context;
     }
 
     /** Runs every mode and replica count on {@code network} (closed by the caller), and returns the report. */
@@ -144,7 +150,7 @@ public final class ReplicasExperiment {
         settings.put("recorded workload (consistency checks)", config.workload().toString() + ", warm-up " + config.warmup() + ", quiet "
                 + config.quiet());
         settings.put("budget", config.budget().toString());
-        settings.put("histories", config.outDir().toString());
+        settings.put("histories", context.where(config.outDir()));
         limits.addAll(0, List.of(
                 "Every replica, AA and the load client share this machine's " + Machine.cores() + " cores: adding a replica adds its CPU"
                         + " demand and no CPU, while the paper added a machine per replica. Our EC/s against replicas shows the cost"
@@ -158,7 +164,8 @@ public final class ReplicasExperiment {
                         + ReportCharts.number(config.workload().rate()) + " operations/s meanwhile."));
         return new ExperimentReport(PaperValues.DISTRIBUTED, "Distributed PKI: EC/s against replicas per mode, AT/s against AAs,"
                 + " consistency anomalies (paper Figs. 6-7)", started, Instant.now(), settings, limits, figures(runs, atByAas),
-                comparisons(runs, atByAas), List.of(anomalies(runs), CpuMeter.table(cpuRows)), sweeps(runs, atByAas), complete);
+                comparisons(runs, atByAas), List.of(anomalies(runs), CpuMeter.table(cpuRows), CpuMeter.replicaTable(replicaRows)),
+                sweeps(runs, atByAas), complete);
     }
 
     private Run runOne(ClusterSpec spec, String label, List<PhaseResult> atByAas) throws Exception {
@@ -177,7 +184,11 @@ public final class ReplicasExperiment {
             log.accept(label + ": EC closed loop, " + config.concurrency() + " in flight");
             Map<String, Long> before = CpuMeter.snapshot(cluster);
             ec[0] = w.enrol("EC " + label, fresh, new LoadModel.Closed(config.concurrency(), fresh.size(), config.window()));
-            cpuRows.add(CpuMeter.row("EC, " + label, ec[0], CpuMeter.perOperation(before, CpuMeter.snapshot(cluster), ec[0])));
+            Map<String, Double> perProcess = CpuMeter.perOperation(before, CpuMeter.snapshot(cluster), ec[0]);
+            cpuRows.add(CpuMeter.row("EC, " + label, ec[0], perProcess));
+            String coordinator = new GroupViews(cluster.replicas(), http).coordinator().orElse("");
+            replicaRows.addAll(CpuMeter.replicaRows("EC, " + label, spec.order() + " + " + spec.propagation(), spec.eaReplicas(),
+                    spec.eaReplicas() + spec.operatorReplicas(), coordinator, ec[0], perProcess));
             if (atByAas != null) {
                 List<SimulatedStation> enrolled = fresh.stream().filter(SimulatedStation::enrolled).toList();
                 if (enrolled.isEmpty()) {
@@ -198,7 +209,7 @@ public final class ReplicasExperiment {
         FaultReport report = FaultReport.judge(List.of(result.record()), List.of(result.history().toString()));
         Map<Check, CheckResult> checks = report.runs().get(0).results();
         return new Run(spec.order() + " + " + spec.propagation(), spec.eaReplicas(), ec[0], checks.get(Check.STALE_VALIDATIONS),
-                checks.get(Check.READ_YOUR_WRITES), result.history().toString());
+                checks.get(Check.READ_YOUR_WRITES), context.where(result.history()));
     }
 
     private List<ExperimentReport.Figure> figures(List<Run> runs, List<PhaseResult> atByAas) {
@@ -280,7 +291,7 @@ public final class ReplicasExperiment {
                     r.history()));
         }
         return new ExperimentReport.Table("Consistency anomalies under load (fault harness checks, no faults injected)",
-                List.of("mode", "EA replicas", "EC/s", "stale validations", "read-your-writes violations", "history (./vpki faults --recheck)"),
+                List.of("mode", "EA replicas", "EC/s", "stale validations", "read-your-writes violations", "history, relative to this report (./vpki faults --recheck)"),
                 rows);
     }
 

@@ -27,9 +27,10 @@ import java.util.regex.Pattern;
  * metrics ({@code vpki.replication.view.size} on its management port, 0 once the replica failed or
  * left), and each replica's latest view (coordinator, view id, members) from the line it logs on
  * every view change. Used to find the coordinator (the TOTAL-order sequencer) and to wait until a
- * fault has healed. Logs are read incrementally: each call reads only what was appended since.
+ * fault has healed (and by the replicas experiment to name the sequencer whose CPU it measures). Logs
+ * are read incrementally: each call reads only what was appended since.
  */
-final class GroupViews {
+public final class GroupViews {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** {@code replica X view [coord|id] (n) [a, b, ...]}, also {@code ... view MergeView::[...]} and {@code joined ..., view [...]}. */
     private static final Pattern VIEW = Pattern.compile(
@@ -51,7 +52,7 @@ final class GroupViews {
     private final HttpClient http;
     private final Map<Path, LogPosition> positions = new ConcurrentHashMap<>();
 
-    GroupViews(List<ReplicaNode> replicas, HttpClient http) {
+    public GroupViews(List<ReplicaNode> replicas, HttpClient http) {
         this.replicas = List.copyOf(replicas);
         this.http = http;
     }
@@ -127,7 +128,7 @@ final class GroupViews {
     }
 
     /** The coordinator most running replicas name in their latest view; empty if the logs say nothing. */
-    Optional<String> coordinator() {
+    public Optional<String> coordinator() {
         Map<String, Integer> votes = new HashMap<>();
         for (ReplicaNode r : replicas) {
             if (r.jvmRunning()) {

@@ -63,10 +63,10 @@ class CapacityReportTest {
         assertThat(Double.parseDouble(terms.get(0).get(2))).isCloseTo(1.0, within(1e-6));
         List<List<String>> validation = table(r, "Validation").rows();
         // each replica count predicted from the other two: exact data, no error
-        assertThat(validation.stream().filter(v -> v.get(0).startsWith("busiest EA host"))).hasSize(3)
+        assertThat(validation.stream().filter(v -> v.get(0).startsWith("EA host CPU per EC"))).hasSize(3)
                 .allSatisfy(v -> assertThat(Double.parseDouble(v.get(4))).isCloseTo(0, within(1e-6)));
         // machine bound: 2 cores x 1000 / 8 ms = 250 EC/s, as measured
-        assertThat(validation.stream().filter(v -> v.get(0).startsWith("EC/s, FIFO + ASYNC, 3"))).singleElement()
+        assertThat(validation.stream().filter(v -> v.get(0).startsWith("EC/s at the run's own CPU per EC, FIFO + ASYNC, 3"))).singleElement()
                 .satisfies(v -> assertThat(v.get(2)).isEqualTo("250"));
         // centralised: saturation at the AA's 500 AT/s against a measured peak of 450: +11.1 %
         assertThat(validation.stream().filter(v -> v.get(0).equals("saturation, AT, 1 core per host"))).singleElement()
@@ -90,9 +90,87 @@ class CapacityReportTest {
         assertThat(ten.get(4)).isEqualTo("10,000");
         // Terraform defaults: the t3.medium Operator (0.4 core sustained) at 0.4 ms per EC: 1,000 EC/s
         assertThat(ten.get(2)).isEqualTo("1,000");
+        assertThat(ten.subList(8, 10)).containsExactly("Operator host", "EA host");
+        // older reports have no per-replica table: TOTAL order would be predicted without its sequencer; here only FIFO ran
+        assertThat(r.limits()).noneMatch(l -> l.startsWith("The sequencer's cost was not measured"));
         assertThat(r.complete()).isTrue();
         assertThat(r.comparisons()).isNotEmpty();
         assertThat(ExperimentReportWriter.json(r)).contains("Prediction for the paper's 10-50 groups");
+    }
+
+    /**
+     * The sequencer measured from the per-replica table: in TOTAL + SYNC the coordinator (operator-0) spends 0.1 + 0.02 x
+     * (N - 1) ms per EC more than the other Operator, in FIFO + ASYNC nothing more. The fit recovers the terms, each run is
+     * predicted from the others without error, and the prediction has the paper's shape: TOTAL order's EC/s falls with
+     * groups, bounded by the sequencer; FIFO's does not fall.
+     */
+    @Test
+    void sequencer_isFittedFromTheCoordinatorsExtraCost_andTotalOrderFallsWithGroups() {
+        ObjectNode replicas = report(PaperValues.DISTRIBUTED);
+        ObjectNode table = ((ArrayNode) replicas.get("tables")).addObject();
+        table.put("title", CpuMeter.replicaTable(List.of()).title());
+        ArrayNode header = table.putArray("header");
+        CpuMeter.replicaTable(List.of()).header().forEach(header::add);
+        ArrayNode rows = table.putArray("rows");
+        for (String mode : List.of("FIFO + ASYNC", "TOTAL + SYNC")) {
+            boolean total = mode.startsWith("TOTAL");
+            for (int n : List.of(3, 5, 7, 9)) {
+                int members = n + 2;
+                String label = "EC, " + mode + ", " + n + " EA replicas";
+                // every process: 2 + 0.5 N ms per EC (each member applies every EC): 2,000 / (2 + 0.5 N) EC/s on 2 cores
+                double all = 2 + 0.5 * members;
+                sweep(replicas, label, "enrolment", Map.of("mode", mode, "eaReplicas", Integer.toString(n), "operators", "2",
+                        "concurrency", "32"), "EC " + mode + ", " + n + " EA replicas", 2000 / all, 100, false);
+                cpu(replicas, label, Map.of("all processes", all, "busiest EA JVM", 4.0 / n + 1));
+                for (int i = 0; i < n; i++) {
+                    replicaRow(rows, label, mode, n, members, "ea-" + i, false, 4.0 / n + 1);
+                }
+                replicaRow(rows, label, mode, n, members, "operator-0", true, 0.8 + (total ? 0.1 + 0.02 * (members - 1) : 0));
+                replicaRow(rows, label, mode, n, members, "operator-1", false, 0.8);
+            }
+        }
+
+        ExperimentReport r = CapacityReport.build(Map.of(PaperValues.DISTRIBUTED, replicas), 2, 1, Map.of());
+
+        List<List<String>> terms = table(r, "Model terms").rows();
+        assertThat(terms).hasSize(2);
+        List<String> fifo = terms.get(0);
+        List<String> total = terms.get(1);
+        assertThat(total.get(0)).isEqualTo("TOTAL + SYNC");
+        assertThat(total.get(4)).isEqualTo("Operator");
+        assertThat(Double.parseDouble(total.get(5))).isCloseTo(0.1, within(1e-6));
+        assertThat(Double.parseDouble(total.get(6))).isCloseTo(0.02, within(1e-6));
+        assertThat(total.get(7)).isEqualTo("yes");
+        assertThat(Double.parseDouble(fifo.get(6))).isCloseTo(0, within(1e-6));
+        assertThat(fifo.get(7)).startsWith("no (FIFO");
+        List<List<String>> validation = table(r, "Validation").rows();
+        assertThat(validation.stream().filter(v -> v.get(0).startsWith("coordinator host CPU per EC"))).hasSize(8)
+                .allSatisfy(v -> assertThat(Double.parseDouble(v.get(4))).isCloseTo(0, within(1e-6)));
+        assertThat(validation.stream().filter(v -> v.get(0).startsWith("EC/s on this machine"))).hasSize(8)
+                .allSatisfy(v -> assertThat(Double.parseDouble(v.get(4))).isCloseTo(0, within(1e-6)));
+        List<List<String>> prediction = table(r, "Prediction").rows();
+        List<Double> totalEcs = prediction.stream().filter(p -> p.get(0).equals("TOTAL + SYNC")).map(p -> number(p.get(3))).toList();
+        List<Double> fifoEcs = prediction.stream().filter(p -> p.get(0).equals("FIFO + ASYNC")).map(p -> number(p.get(3))).toList();
+        assertThat(totalEcs).hasSize(CapacityReport.GROUPS.size()).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(totalEcs.get(0)).isGreaterThan(totalEcs.get(totalEcs.size() - 1) * 1.5);
+        assertThat(fifoEcs).isSorted();
+        // 50 groups, every host c6i.large: the sequencer's host at 0.8 + 0.1 + 0.02 x 99 = 2.88 ms on 2 cores = 694 EC/s
+        List<String> fifty = prediction.stream().filter(p -> p.get(0).equals("TOTAL + SYNC") && p.get(1).equals("50")).findFirst().orElseThrow();
+        assertThat(fifty.get(3)).isEqualTo("694");
+        assertThat(fifty.get(9)).isEqualTo("sequencer (Operator host)");
+    }
+
+    private static double number(String cell) {
+        return Double.parseDouble(cell.replace(",", ""));
+    }
+
+    private static void replicaRow(ArrayNode rows, String phase, String mode, int n, int members, String replica, boolean coordinator,
+                                   double hostMs) {
+        ArrayNode row = rows.addArray();
+        for (String cell : List.of(phase, mode, Integer.toString(n), Integer.toString(members), replica, coordinator ? "yes" : "no",
+                String.format(java.util.Locale.ROOT, "%.6f", hostMs), "0.000000", String.format(java.util.Locale.ROOT, "%.6f", hostMs), "100.0")) {
+            row.add(cell);
+        }
     }
 
     @Test

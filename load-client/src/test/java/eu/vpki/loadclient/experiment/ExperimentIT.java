@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * replication between the regions delayed 70 ms one way): the US West vehicles' EC must take at least
  * one round trip (it waits for the Irish replicas: fails if the replication delay is not applied), their
  * AT less than one (it stays in US West: fails if the AA validated across the regions).
+ * No report may name an absolute path (the temporary folders would show).
  * Ports: HTTP 29200.., 29400.., 29600.., JGroups 31200.., 31400.., 31600.. (issue #19's range);
  * -Dvpki.experiment-it.base-port moves them.
  * Needs the service jars: run in the reactor ({@code mvn verify} builds them before this module).
@@ -77,11 +78,19 @@ class ExperimentIT {
         assertThat(html).contains("Figs. 3-5", "paper: ~20 ms before saturation", "What this run cannot show", "<svg");
         assertThat(reports.resolve("mini-sweep1.html")).exists();
         assertThat(reports.resolve("mini-sweep2.json")).exists();
+        assertNoAbsolutePath(reports);
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
         if (limited) {
             try (var left = Files.list(Path.of("/sys/fs/cgroup/cpu"))) {
                 assertThat(left.map(p -> p.getFileName().toString())).as("cgroups left").noneMatch(n -> n.startsWith("vx19i-"));
             }
+        }
+    }
+
+    /** The report's JSON and HTML name no absolute path (the temporary folders it ran in would show). */
+    private static void assertNoAbsolutePath(Path reports) throws java.io.IOException {
+        for (String file : new String[]{"mini.json", "mini.html"}) {
+            assertThat(AbsolutePaths.in(Files.readString(reports.resolve(file)))).as("absolute paths in %s", file).isEmpty();
         }
     }
 
@@ -114,9 +123,10 @@ class ExperimentIT {
         assertThat(anomalies.get(0).get(0).asText()).isEqualTo("FIFO + SYNC");
         assertThat(anomalies.get(0).get(3).asText()).as("the stale-validation check ran").matches("\\d+ .*revocations \\d+.*");
         assertThat(anomalies.get(0).get(4).asText()).as("the read-your-writes check ran").matches("\\d+ .*reads \\d+.*");
-        assertThat(Files.exists(Path.of(anomalies.get(0).get(5).asText()))).as("the history, for --recheck").isTrue();
+        assertThat(reports.resolve(anomalies.get(0).get(5).asText())).as("the history, for --recheck, relative to the report").exists();
         assertThat(r.get("figures")).hasSize(3);
         assertThat(Files.readString(reports.resolve("mini.html"))).contains("Figs. 6-7", "AA scaling needs cores per AA");
+        assertNoAbsolutePath(reports);
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
     }
 
@@ -152,6 +162,7 @@ class ExperimentIT {
         assertThat(atBoth).as("AT validated in its own region").isLessThan(140);
         assertThat(r.get("comparisons").get(2).get("ours").asText()).contains("FIFO + SYNC");
         assertThat(r.get("settings").get("region table (one-way)").asText()).contains("Ireland - Oregon 70 ms");
+        assertNoAbsolutePath(reports);
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
     }
 }
