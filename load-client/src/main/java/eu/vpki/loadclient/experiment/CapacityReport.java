@@ -256,7 +256,10 @@ public final class CapacityReport {
 
         List<ExperimentReport.Figure> figures = List.of(
                 new ExperimentReport.Figure("Figs. 6-7", "Predicted EC/s at saturation against groups (all hosts c6i.large)",
-                        "The model's extrapolation from the replicas runs on this machine; the paper's points in grey.", "groups",
+                        "The model's extrapolation, not a measurement: the CPU per EC of each host was measured with 5-11 group members"
+                                + " all sharing one " + CapacityModel.format(machineCores) + "-core machine, and 20-100 members on a"
+                                + " machine each are extrapolated from it (TOTAL order falls where its sequencer becomes the busiest"
+                                + " host). The paper's points in grey.", "groups",
                         "EC/s", false, ecCurves),
                 new ExperimentReport.Figure("Figs. 6-7", "Predicted AT/s at saturation against groups (AA and EA on c6i.large)",
                         "Linear in groups: each group brings its AA and its EA replica; the paper's line in grey.", "groups", "AT/s", false,
