@@ -101,12 +101,13 @@ module "region" {
   replication_expected_members = length(local.replica_ips)
   replication_peer_cidrs       = local.all_replica_subnets
 
-  operator_cidrs = var.operator_cidrs
-  domain_name    = var.domain_name
-  endpoints      = local.endpoints
-  dc_urls        = local.regional_dc_urls
-  artefacts      = local.artefacts
-  secrets        = module.shared.secrets
+  operator_cidrs           = var.operator_cidrs
+  domain_name              = var.domain_name
+  etsi_tls_certificate_arn = each.value.etsi_tls_certificate_arn
+  endpoints                = local.endpoints
+  dc_urls                  = local.regional_dc_urls
+  artefacts                = local.artefacts
+  secrets                  = module.shared.secrets
 }
 
 module "global" {

@@ -31,14 +31,19 @@ variable "regions" {
     EA and Operator replicas (members of the one cross-region replication group),
     an auto-scaled AA group and a DC behind a load balancer. vpc_cidr must be a
     /16 that does not overlap any other region's (the VPCs are peered).
+    etsi_tls_certificate_arn (optional): an ACM certificate of that region for
+    aa/ea/dc.<domain> and aa/ea/dc.<region>.<domain>; with it the load balancer
+    also serves the ETSI endpoints over HTTPS on 443 (TLS 1.2/1.3), beside the
+    plain HTTP listener on 80 that stays for OBUs speaking HTTP.
   EOT
   type = map(object({
-    vpc_cidr          = string
-    az_count          = optional(number, 2)
-    ea_replicas       = optional(number, 1)
-    operator_replicas = optional(number, 1)
-    aa_min            = optional(number, 1)
-    aa_max            = optional(number, 4)
+    vpc_cidr                 = string
+    az_count                 = optional(number, 2)
+    ea_replicas              = optional(number, 1)
+    operator_replicas        = optional(number, 1)
+    aa_min                   = optional(number, 1)
+    aa_max                   = optional(number, 4)
+    etsi_tls_certificate_arn = optional(string)
   }))
 
   validation {
@@ -66,6 +71,11 @@ variable "regions" {
   validation {
     condition     = alltrue([for r in values(var.regions) : r.aa_min >= 1 && r.aa_min <= r.aa_max])
     error_message = "Each region needs 1 <= aa_min <= aa_max."
+  }
+  validation {
+    # A load balancer takes certificates of its own region only.
+    condition     = alltrue([for region, r in var.regions : r.etsi_tls_certificate_arn == null || can(regex("^arn:[a-z-]+:acm:${region}:[0-9]{12}:certificate/", r.etsi_tls_certificate_arn))])
+    error_message = "etsi_tls_certificate_arn must be the ARN of an ACM certificate in the same region (arn:<partition>:acm:<region>:<account>:certificate/...)."
   }
 }
 

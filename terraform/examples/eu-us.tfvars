@@ -13,6 +13,8 @@ regions = {
     operator_replicas = 1
     aa_min            = 2
     aa_max            = 10
+    # the ETSI endpoints over HTTPS as well (docs/deployment.md): an ACM certificate of this region
+    # etsi_tls_certificate_arn = "arn:aws:acm:eu-west-1:123456789012:certificate/..."
   }
   "us-west-2" = {
     vpc_cidr          = "10.20.0.0/16"

@@ -57,11 +57,54 @@ resource "aws_lb_listener" "http" {
   }
 }
 
+# The ETSI endpoints over HTTPS as well, when the region has a certificate
+# (issue #18: an option; the messages are signed and encrypted end to end, so
+# the HTTP listener above stays for OBUs that speak HTTP). TLS ends at the load
+# balancer, which forwards to the same target groups over the VPC.
+resource "aws_lb_listener" "https" {
+  count = var.etsi_tls_certificate_arn == null ? 0 : 1
+
+  region            = var.region
+  load_balancer_arn = aws_lb.this.arn
+  port              = 443
+  protocol          = "HTTPS"
+  ssl_policy        = "ELBSecurityPolicy-TLS13-1-2-2021-06"
+  certificate_arn   = var.etsi_tls_certificate_arn
+
+  default_action {
+    type = "fixed-response"
+    fixed_response {
+      content_type = "text/plain"
+      status_code  = "404"
+      message_body = "unknown host"
+    }
+  }
+}
+
 resource "aws_lb_listener_rule" "service" {
   for_each = local.public_services
 
   region       = var.region
   listener_arn = aws_lb_listener.http.arn
+  priority     = each.value.priority
+
+  action {
+    type             = "forward"
+    target_group_arn = aws_lb_target_group.service[each.key].arn
+  }
+  condition {
+    host_header {
+      values = ["${each.key}.${var.domain_name}", "${each.key}.${var.region}.${var.domain_name}"]
+    }
+  }
+}
+
+# the same host names and target groups on the HTTPS listener
+resource "aws_lb_listener_rule" "service_https" {
+  for_each = var.etsi_tls_certificate_arn == null ? {} : local.public_services
+
+  region       = var.region
+  listener_arn = aws_lb_listener.https[0].arn
   priority     = each.value.priority
 
   action {

@@ -6,12 +6,13 @@
 resource "aws_security_group" "alb" {
   region      = var.region
   name        = "${var.name}-alb"
-  description = "Public load balancer: vehicles reach AA, EA and DC over HTTP"
+  description = "Public load balancer: vehicles reach AA, EA and DC over HTTP (and HTTPS)"
   vpc_id      = aws_vpc.this.id
 }
 
 # TS 102 941 requests and responses are signed and encrypted end to end
-# (EtsiTs103097Data), which is why the ETSI access points are plain HTTP.
+# (EtsiTs103097Data), which is why the ETSI access points are plain HTTP;
+# HTTPS (below) is an option.
 resource "aws_vpc_security_group_ingress_rule" "alb_http" {
   region            = var.region
   security_group_id = aws_security_group.alb.id
@@ -19,6 +20,19 @@ resource "aws_vpc_security_group_ingress_rule" "alb_http" {
   ip_protocol       = "tcp"
   from_port         = 80
   to_port           = 80
+  cidr_ipv4         = "0.0.0.0/0"
+}
+
+# HTTPS on 443 as well where the region has a certificate for the ETSI endpoints.
+resource "aws_vpc_security_group_ingress_rule" "alb_https" {
+  count = var.etsi_tls_certificate_arn == null ? 0 : 1
+
+  region            = var.region
+  security_group_id = aws_security_group.alb.id
+  description       = "Vehicles over HTTPS"
+  ip_protocol       = "tcp"
+  from_port         = 443
+  to_port           = 443
   cidr_ipv4         = "0.0.0.0/0"
 }
 

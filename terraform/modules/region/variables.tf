@@ -139,6 +139,12 @@ variable "domain_name" {
   type        = string
 }
 
+variable "etsi_tls_certificate_arn" {
+  description = "ACM certificate (this region) for the ETSI endpoints over HTTPS; null: the load balancer listens on HTTP 80 only."
+  type        = string
+  default     = null
+}
+
 variable "endpoints" {
   description = "Latency-routed public URLs (aa, ea, dc) written into the CTL."
   type = object({

@@ -4,6 +4,7 @@ import eu.vpki.terraform.checks.Check;
 import eu.vpki.terraform.checks.ConsistencyCheck;
 import eu.vpki.terraform.checks.Deployment;
 import eu.vpki.terraform.checks.IngressCheck;
+import eu.vpki.terraform.checks.ListenerTlsCheck;
 import eu.vpki.terraform.checks.ManagementPortCheck;
 import eu.vpki.terraform.checks.RegionsCheck;
 import eu.vpki.terraform.checks.SecretsCheck;
@@ -123,6 +124,33 @@ class ChecksCanFailTest {
                 "aws_lb_target_group.ea forwards to management port 9083",
                 "aws_lb_target_group_attachment.operator forwards to a port that is not a constant",
                 "aws_lb_listener.aa listens on 8085, not 80 or 443");
+    }
+
+    // ---------------------------------------------------------------- listener TLS
+
+    @Test
+    void listenerTlsReportsAnHttpsListenerWithAPolicyThatAcceptsTls10() throws IOException {
+        mutate("modules/region/lb.tf", "\"ELBSecurityPolicy-TLS13-1-2-2021-06\"", "\"ELBSecurityPolicy-2016-08\"");
+        assertThat(run(new ListenerTlsCheck())).singleElement().asString()
+                .contains("module.region.aws_lb_listener.https has ssl_policy ELBSecurityPolicy-2016-08, not a ELBSecurityPolicy-TLS13-* policy");
+    }
+
+    @Test
+    void listenerTlsReportsAnHttpsListenerThatNoRuleUses() throws IOException {
+        mutate("modules/region/lb.tf", "  listener_arn = aws_lb_listener.https[0].arn\n", "  listener_arn = aws_lb_listener.http.arn\n");
+        assertThat(run(new ListenerTlsCheck())).singleElement().asString()
+                .contains("module.region.aws_lb_listener.https is the listener_arn of no aws_lb_listener_rule");
+    }
+
+    @Test
+    void listenerTlsReportsEveryMistakeOfTheBadFixture() throws URISyntaxException {
+        assertReports(runOnFixture(new ListenerTlsCheck(), "bad-listener-tls"),
+                "aws_lb_listener.plain_443 listens on 443 with protocol HTTP, not HTTPS",
+                "aws_lb_listener.https_8443 speaks HTTPS on another port than 443",
+                "aws_lb_listener.bare speaks HTTPS without certificate_arn",
+                "aws_lb_listener.bare speaks HTTPS without ssl_policy",
+                "aws_lb_listener.weak has ssl_policy ELBSecurityPolicy-2016-08",
+                "aws_lb_listener.orphan is the listener_arn of no aws_lb_listener_rule");
     }
 
     // ---------------------------------------------------------------- ingress

@@ -28,7 +28,8 @@ public final class Checks {
     }
 
     public static List<Check> all() {
-        return List.of(new RegionsCheck(), new IngressCheck(), new SecretsCheck(), new ConsistencyCheck(), new ManagementPortCheck());
+        return List.of(new RegionsCheck(), new IngressCheck(), new SecretsCheck(), new ConsistencyCheck(), new ManagementPortCheck(),
+                new ListenerTlsCheck());
     }
 
     public static List<Violation> runAll(Deployment deployment) {
