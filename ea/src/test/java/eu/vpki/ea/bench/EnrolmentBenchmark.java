@@ -41,7 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * apply grouping as an ISO-8601 duration, default PT0.002S; PT0S turns it off) and {@code bench.modes}
  * (the modes measured, in order: {@code FIFO+ASYNC,TOTAL+SYNC} by default, {@code all} for the four),
  * {@code bench.replication-tls} ({@code false}; {@code true}: mutual TLS of the JGroups transport, each
- * replica with its own key store issued by a {@link DeploymentCa} made for the run, as deployed).
+ * replica with its own key store issued by a {@link DeploymentCa} made for the run, and every command and
+ * every other replication message signed by its origin with that key and checked by each replica, as deployed).
  */
 public final class EnrolmentBenchmark {
     /** Curve of the RCA's and EA's signing keys (encryption key: the same, or nistP256 for brainpoolP384r1, as TestPki does). */
@@ -57,10 +58,10 @@ public final class EnrolmentBenchmark {
     private static final Duration APPLY_GROUPING = Duration.parse(System.getProperty("bench.apply-grouping",
             ReplicationConfig.DEFAULT_APPLY_GROUPING.toString()));
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
-    /** {@code order+propagation} pairs measured, in order. */
-    /** Whether the replicas' JGroups transport runs mutual TLS (issue #18). */
+    /** Whether the replicas' JGroups transport runs mutual TLS and their messages are signed (issue #18). */
     private static final boolean REPLICATION_TLS = Boolean.getBoolean("bench.replication-tls");
     private static final String TLS_PASSWORD = "bench-replication-tls";
+    /** {@code order+propagation} pairs measured, in order. */
     private static final List<String> MODES = System.getProperty("bench.modes", "FIFO+ASYNC,TOTAL+SYNC").equals("all")
             ? List.of("FIFO+ASYNC", "TOTAL+SYNC", "FIFO+SYNC", "TOTAL+ASYNC")
             : List.of(System.getProperty("bench.modes", "FIFO+ASYNC,TOTAL+SYNC").split(","));
@@ -73,7 +74,7 @@ public final class EnrolmentBenchmark {
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, replication TLS %s, authorities on %s, stations on %s, GC %s%ncrypto: %s%n",
                 Runtime.getRuntime().availableProcessors(), requests, threads, APPLY_GROUPING,
-                REPLICATION_TLS ? "on (mutual TLS, DeploymentCa key stores)" : "off", CURVE.curveName(), STATION_CURVE.curveName(), java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                REPLICATION_TLS ? "on (mutual TLS, DeploymentCa key stores, messages signed)" : "off", CURVE.curveName(), STATION_CURVE.curveName(), java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
                         .map(java.lang.management.GarbageCollectorMXBean::getName).toList(), eu.vpki.common.etsi.crypto.CryptoBackend.description());
         List<RedisFixture> redis = List.of(RedisFixture.start(), RedisFixture.start(), RedisFixture.start());
         try {

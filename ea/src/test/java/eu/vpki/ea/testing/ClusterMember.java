@@ -1,9 +1,11 @@
 package eu.vpki.ea.testing;
 
+import eu.vpki.common.etsi.crypto.DeploymentCredentials;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.fleet.FleetKeys;
 import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.fleet.VersionClock;
+import eu.vpki.common.replication.OriginCredentials;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicationConfig;
 import eu.vpki.common.testing.RecordingAuditLog;
@@ -47,7 +49,7 @@ public final class ClusterMember implements AutoCloseable {
     public ClusterMember(ReplicationConfig config, RedisFixture redis, TestPki pki, Clock clock) {
         this.id = config.replicaId();
         this.pool = redis.newPool();
-        this.replica = new Replica(config, FleetKeys.KEYSPACE, pool, clock, registry);
+        this.replica = new Replica(config, FleetKeys.KEYSPACE, pool, clock, registry, originCredentials(config.tls()));
         this.fleet = new FleetState(pool, replica::status);
         SecureRandom random = new SecureRandom();
         EaIdentity identity = new EaIdentity(pki.ea, pki.eaSigner(), pki.eaEncKey);
@@ -61,6 +63,12 @@ public final class ClusterMember implements AutoCloseable {
         VersionClock versions = new VersionClock(clock);
         this.registration = new FleetRegistration(fleet, rw, versions, settings, audit);
         this.administration = new StationAdministration(fleet, rw, versions, audit);
+    }
+
+    /** With TLS, the replica signs its commands with the key of its TLS key store, as a deployed replica does; null without. */
+    private static OriginCredentials originCredentials(ReplicationConfig.Tls tls) {
+        return tls.enabled() ? DeploymentCredentials.read(tls.keyStore(), tls.keyStorePassword().toCharArray(), tls.trustStore(),
+                tls.trustStorePassword().toCharArray(), new SecureRandom()) : null;
     }
 
     public ClusterMember connect() {
