@@ -1,0 +1,86 @@
+package eu.vpki.benchmarks;
+
+import eu.vpki.common.etsi.crypto.DeploymentCa;
+import eu.vpki.common.etsi.crypto.DeploymentCredentials;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What signing a replicated command costs (issue #18): {@link DeploymentCredentials}, as a replica reads them
+ * from the key stores a {@link DeploymentCa} issued, over a message the size of an enrolment command's unsigned
+ * encoding (876 bytes, the codec's fuzz seed {@code seed-enrolment}). {@code sign}: what the origin adds per
+ * command (SHA-256, ECDSA nistP256). {@code check}: what each replica adds per command it receives (the
+ * certificate looked up among those already verified, its replica id and validity, SHA-256 and the signature
+ * verification), the case of every command after a peer's first.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class ReplicationSigningBenchmark {
+    private static final char[] PASSWORD = "bench".toCharArray();
+    /** Bytes of an enrolment command's unsigned encoding. */
+    private static final int COMMAND_BYTES = 876;
+
+    private Path dir;
+    private DeploymentCredentials origin;
+    private DeploymentCredentials replica;
+    private byte[] message;
+    private byte[] certificate;
+    private byte[] signature;
+    private long originMillis;
+
+    @Setup
+    public void setUp() throws IOException {
+        SecureRandom random = new SecureRandom();
+        Instant now = Instant.now();
+        DeploymentCa ca = DeploymentCa.generate("benchmark deployment CA", now.minusSeconds(60), Duration.ofDays(1), random);
+        dir = Files.createTempDirectory("vpki-replication-signing-");
+        ca.writeTrustStore(dir.resolve("trust.p12"), PASSWORD);
+        for (String id : new String[]{"ea-0", "ea-1"}) {
+            ca.issueKeyStore(id, now.minusSeconds(60), Duration.ofDays(1), random, dir.resolve(id + ".p12"), PASSWORD);
+        }
+        origin = DeploymentCredentials.read(dir.resolve("ea-0.p12"), PASSWORD, dir.resolve("trust.p12"), PASSWORD, random);
+        replica = DeploymentCredentials.read(dir.resolve("ea-1.p12"), PASSWORD, dir.resolve("trust.p12"), PASSWORD, random);
+        message = new byte[COMMAND_BYTES];
+        random.nextBytes(message);
+        certificate = origin.certificate();
+        signature = origin.sign(message);
+        originMillis = now.toEpochMilli();
+        String refusal = replica.refusal("ea-0", originMillis, certificate, message, signature);
+        if (refusal != null) {
+            throw new IllegalStateException("setup: " + refusal);
+        }
+    }
+
+    @TearDown
+    public void tearDown() throws IOException {
+        for (String name : new String[]{"trust.p12", "ea-0.p12", "ea-1.p12"}) {
+            Files.deleteIfExists(dir.resolve(name));
+        }
+        Files.deleteIfExists(dir);
+    }
+
+    @Benchmark
+    public byte[] sign() {
+        return origin.sign(message);
+    }
+
+    @Benchmark
+    public String check() {
+        return replica.refusal("ea-0", originMillis, certificate, message, signature);
+    }
+}
