@@ -99,6 +99,16 @@ public final class EnrolmentBenchmark {
         }
     }
 
+    /**
+     * Start of the replication certificates' validity: they must be valid at the replicas' clock ({@link #CLOCK},
+     * TestPki's time), which checks each signed message's origin time, and at the real time of the TLS handshakes.
+     */
+    private static final Instant TLS_FROM = TestPki.NOW.minus(Duration.ofDays(1));
+
+    private static Duration tlsValidity() {
+        return Duration.between(TLS_FROM, Instant.now()).plusDays(1);
+    }
+
     private static Path tlsDir;
     private static DeploymentCa deploymentCa;
 
@@ -107,14 +117,12 @@ public final class EnrolmentBenchmark {
         if (deploymentCa == null) {
             tlsDir = Files.createTempDirectory("vpki-bench-replication-tls-");
             tlsDir.toFile().deleteOnExit();
-            deploymentCa = DeploymentCa.generate("vpki benchmark deployment CA", Instant.now().minusSeconds(60), Duration.ofDays(1),
-                    new SecureRandom());
+            deploymentCa = DeploymentCa.generate("vpki benchmark deployment CA", TLS_FROM, tlsValidity(), new SecureRandom());
             deploymentCa.writeTrustStore(tlsDir.resolve("trust.p12"), TLS_PASSWORD.toCharArray());
         }
         Path keyStore = tlsDir.resolve(id + ".p12");
         if (!Files.exists(keyStore)) {
-            deploymentCa.issueKeyStore(id, Instant.now().minusSeconds(60), Duration.ofDays(1), new SecureRandom(), keyStore,
-                    TLS_PASSWORD.toCharArray());
+            deploymentCa.issueKeyStore(id, TLS_FROM, tlsValidity(), new SecureRandom(), keyStore, TLS_PASSWORD.toCharArray());
         }
         return ReplicationConfig.Tls.of(keyStore, TLS_PASSWORD, tlsDir.resolve("trust.p12"), TLS_PASSWORD);
     }
