@@ -122,16 +122,45 @@ public final class CpuLimitedNetwork implements HostNetwork {
             return 0;
         }
         for (Path dir : ours) {
-            for (long pid : pids(dir)) {
+            killAndRemove(dir, log);
+        }
+        return ours.size();
+    }
+
+    /**
+     * Kills what is in a cgroup and removes it, again until the rmdir succeeds: a process started just before
+     * (its launch prefix writes it into {@code cgroup.procs} a moment after it was started) may join after the
+     * first look, and the rmdir then fails until it is killed too.
+     */
+    private static void killAndRemove(Path group, Consumer<String> log) {
+        remove(group, true, log);
+    }
+
+    private static void remove(Path group, boolean kill, Consumer<String> log) {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (Files.isDirectory(group)) {
+            for (long pid : kill ? pids(group) : List.<Long>of()) {
                 ProcessHandle.of(pid).ifPresent(p -> {
-                    log.accept("killing process " + pid + " left in cgroup " + dir + ": " + p.info().command().orElse("?"));
+                    log.accept("killing process " + pid + " left in cgroup " + group + ": " + p.info().command().orElse("?"));
                     p.destroyForcibly();
                     p.onExit().join();
                 });
             }
-            removeWhenEmpty(dir);
+            try {
+                Files.delete(group);
+                return;
+            } catch (IOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot remove the cgroup " + group + " (processes " + pids(group) + " still in it)", e);
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
-        return ours.size();
     }
 
     @Override
@@ -292,23 +321,7 @@ public final class CpuLimitedNetwork implements HostNetwork {
 
     /** rmdir of a cgroup; a cgroup still holding a process cannot be removed: its processes are given 20 s to end. */
     private static void removeWhenEmpty(Path group) {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (Files.isDirectory(group)) {
-            try {
-                Files.delete(group);
-                return;
-            } catch (IOException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot remove the cgroup " + group + " (processes " + pids(group) + " still in it)", e);
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
+        remove(group, false, message -> { });
     }
 
     private static List<Long> pids(Path group) {

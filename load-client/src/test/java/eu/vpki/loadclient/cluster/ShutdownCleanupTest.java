@@ -84,6 +84,12 @@ class ShutdownCleanupTest {
         List<String> command = new ArrayList<>(a.launchPrefix());
         command.addAll(List.of("sleep", "600"));
         Process sleeper = new ProcessBuilder(command).start();
+        // its launch prefix writes it into the cgroup a moment after it started: announce it once it is there, so
+        // that the signal finds it inside (a process that joins while the hook sweeps is the sweep's own concern)
+        Path procs = CpuLimitedNetwork.CPU_ROOT.resolve(PREFIX + "-a").resolve("cgroup.procs");
+        while (sleeper.isAlive() && Files.readAllLines(procs).stream().noneMatch(l -> l.strip().equals(Long.toString(sleeper.pid())))) {
+            Thread.sleep(10);
+        }
         System.out.println("ready " + sleeper.pid());
         System.out.flush();
         Thread.sleep(Duration.ofMinutes(5).toMillis());
