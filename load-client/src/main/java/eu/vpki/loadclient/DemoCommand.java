@@ -2,6 +2,7 @@ package eu.vpki.loadclient;
 
 import eu.vpki.loadclient.cluster.ClusterSpec;
 import eu.vpki.loadclient.cluster.LocalCluster;
+import eu.vpki.loadclient.cluster.ReplicaConvergence;
 import eu.vpki.loadclient.measure.LoadRunner;
 import eu.vpki.loadclient.measure.Workload;
 import eu.vpki.loadclient.measure.PhaseResult;
@@ -74,6 +75,8 @@ final class DemoCommand implements Callable<Integer> {
             System.err.println("enrolling " + stations + " stations");
             PhaseResult enrol = CommonOptions.withProgress(progress, () -> w.enrol(fleet, load.model(fleet.size())));
             List<SimulatedStation> enrolled = fleet.stream().filter(SimulatedStation::enrolled).toList();
+            // a replica that has not applied an EC yet refuses its ATs with unknownits (ASYNC; a vehicle retries)
+            ReplicaConvergence.await(pki.replicas(), Duration.ofSeconds(30), System.err::println);
             long ats = (long) enrolled.size() * perStation;
             System.err.println("fetching " + ats + " pseudonyms (" + perStation + " per enrolled station)");
             PhaseResult fetch = enrolled.isEmpty() ? null
