@@ -139,12 +139,14 @@ public final class CpuLimitedNetwork implements HostNetwork {
     private static void remove(Path group, boolean kill, Consumer<String> log) {
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (Files.isDirectory(group)) {
-            for (long pid : kill ? pids(group) : List.<Long>of()) {
-                ProcessHandle.of(pid).ifPresent(p -> {
-                    log.accept("killing process " + pid + " left in cgroup " + group + ": " + p.info().command().orElse("?"));
-                    p.destroyForcibly();
-                    p.onExit().join();
-                });
+            if (kill) {
+                for (long pid : pids(group)) {
+                    ProcessHandle.of(pid).ifPresent(p -> {
+                        log.accept("killing process " + pid + " left in cgroup " + group + ": " + p.info().command().orElse("?"));
+                        p.destroyForcibly();
+                        p.onExit().join();
+                    });
+                }
             }
             try {
                 Files.delete(group);

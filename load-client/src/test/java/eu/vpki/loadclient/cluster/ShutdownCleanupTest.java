@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -87,9 +88,8 @@ class ShutdownCleanupTest {
         // its launch prefix writes it into the cgroup a moment after it started: announce it once it is there, so
         // that the signal finds it inside (a process that joins while the hook sweeps is the sweep's own concern)
         Path procs = CpuLimitedNetwork.CPU_ROOT.resolve(PREFIX + "-a").resolve("cgroup.procs");
-        while (sleeper.isAlive() && Files.readAllLines(procs).stream().noneMatch(l -> l.strip().equals(Long.toString(sleeper.pid())))) {
-            Thread.sleep(10);
-        }
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10)).until(() -> !sleeper.isAlive()
+                || Files.readAllLines(procs).stream().anyMatch(l -> l.strip().equals(Long.toString(sleeper.pid()))));
         System.out.println("ready " + sleeper.pid());
         System.out.flush();
         Thread.sleep(Duration.ofMinutes(5).toMillis());
