@@ -49,7 +49,8 @@ import java.util.concurrent.TimeUnit;
  * decryption also the decompression of the ephemeral point V, which any receiver must do) and
  * produces bare byte arrays; {@link DataEncryption#encryptFor} / {@link DataEncryption#decrypt} add
  * the COER {@code Ieee1609Dot2Data} encoding (and its canonical-decoding check) around it.
- * {@code oursDecryptKey} is the ECIES step alone ({@link Ecies#decrypt}, V decoded per call).
+ * {@code oursDecryptKey} and {@code oursEncryptKey} are the ECIES step alone ({@link Ecies#decrypt},
+ * V decoded per call; {@link Ecies#encrypt}, ephemeral key generation included).
  * IEEE 1609.2 defines ECIES on the P-256 curves only.
  */
 @State(Scope.Thread)
@@ -73,6 +74,7 @@ public class EncryptionBenchmark {
     private EtsiKeyPair recipientKey;
     private byte[] eciesV;
     private EciesEncryptedKey eciesKey;
+    private byte[] dataKey;
 
     /** What the raw baseline produces: compressed V, c, t, nonce, CCM ciphertext with tag. */
     public record RawMessage(byte[] v, byte[] c, byte[] t, byte[] nonce, byte[] ccm) {
@@ -104,7 +106,7 @@ public class EncryptionBenchmark {
             throw new IllegalStateException("setup: our round trip failed");
         }
         recipientKey = keyPair;
-        byte[] dataKey = new byte[Ecies.KEY_BYTES];
+        dataKey = new byte[Ecies.KEY_BYTES];
         random.nextBytes(dataKey);
         eciesKey = Ecies.encrypt(keyPair.publicKey(), dataKey, p1, random);
         eciesV = eciesKey.v().compressed();
@@ -121,6 +123,16 @@ public class EncryptionBenchmark {
     public byte[] oursDecryptKey() {
         EtsiPublicKey v = EtsiPublicKey.fromEncodedPoint(curve, eciesV);
         return Ecies.decrypt(recipientKey, new EciesEncryptedKey(v, eciesKey.c(), eciesKey.t()), p1);
+    }
+
+    /**
+     * ECIES encryption of a 16-byte AES key alone, as the AA does for the EA and a station for the
+     * EA or AA: a fresh ephemeral key pair from {@code random}, the ECDH with the recipient's key
+     * (kept decoded, as a CA key is), KDF2, the tag; no CCM, no COER.
+     */
+    @Benchmark
+    public EciesEncryptedKey oursEncryptKey() {
+        return Ecies.encrypt(recipient.encryptionKey(), dataKey, p1, random);
     }
 
     @Benchmark

@@ -213,32 +213,9 @@ final class BrainpoolCurve {
 
     // ------------------------------------------------------------------ scalars
 
-    /** A uniformly random scalar in [1, n - 1], big-endian, {@code order.byteLength} bytes. */
+    /** A uniformly random scalar in [1, n - 1], big-endian, {@code order.byteLength} bytes ({@link EtsiCurve#randomScalar}). */
     byte[] randomScalar(SecureRandom random) {
-        byte[] k = new byte[order.byteLength];
-        byte[] n = org.bouncycastle.util.BigIntegers.asUnsignedByteArray(order.byteLength, order.modulus);
-        int excess = 8 * order.byteLength - order.modulus.bitLength();
-        while (true) {
-            random.nextBytes(k);
-            k[0] &= (byte) (0xFF >>> excess);
-            if (isValidScalar(k, n)) {
-                return k;
-            }
-        }
-    }
-
-    /** Whether 0 &lt; k &lt; n, without a branch on k's bytes (the caller's branch on the answer is public). */
-    private static boolean isValidScalar(byte[] k, byte[] n) {
-        int borrow = 0;
-        int or = 0;
-        for (int i = k.length - 1; i >= 0; i--) {
-            int diff = (k[i] & 0xFF) - (n[i] & 0xFF) + borrow;
-            borrow = diff >> 8;
-            or |= k[i] & 0xFF;
-        }
-        int belowN = borrow & 1;
-        int nonZero = ((or | -or) >>> 31);
-        return (belowN & nonZero) == 1;
+        return curve.randomScalar(random);
     }
 
     /**

@@ -5,6 +5,10 @@ import org.bouncycastle.asn1.x9.ECNamedCurveTable;
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.crypto.params.ECNamedDomainParameters;
+import org.bouncycastle.util.BigIntegers;
+
+import java.math.BigInteger;
+import java.security.SecureRandom;
 
 /** The elliptic curves of IEEE 1609.2 / TS 103 097 that this PKI signs and encrypts with. */
 public enum EtsiCurve {
@@ -57,6 +61,39 @@ public enum EtsiCurve {
     /** BouncyCastle domain parameters; for the crypto core only. */
     ECNamedDomainParameters domain() {
         return domain;
+    }
+
+    /**
+     * A uniformly random private scalar in [1, n - 1], big-endian, {@link #fieldBytes()} long, drawn
+     * from {@code random} alone (rejection sampling: a draw outside the range is thrown away and
+     * drawn again), so the caller's randomness decides every key whichever backend multiplies.
+     */
+    byte[] randomScalar(SecureRandom random) {
+        BigInteger order = domain.getN();
+        byte[] n = BigIntegers.asUnsignedByteArray(fieldBytes, order);
+        byte[] k = new byte[fieldBytes];
+        int excess = 8 * fieldBytes - order.bitLength();
+        while (true) {
+            random.nextBytes(k);
+            k[0] &= (byte) (0xFF >>> excess);
+            if (isValidScalar(k, n)) {
+                return k;
+            }
+        }
+    }
+
+    /** Whether 0 &lt; k &lt; n, without a branch on k's bytes (the caller's branch on the answer is public). */
+    private static boolean isValidScalar(byte[] k, byte[] n) {
+        int borrow = 0;
+        int or = 0;
+        for (int i = k.length - 1; i >= 0; i--) {
+            int diff = (k[i] & 0xFF) - (n[i] & 0xFF) + borrow;
+            borrow = diff >> 8;
+            or |= k[i] & 0xFF;
+        }
+        int belowN = borrow & 1;
+        int nonZero = ((or | -or) >>> 31);
+        return (belowN & nonZero) == 1;
     }
 
     /** Accepts {@code nistP256}, {@code secp256r1}, {@code P-256}, {@code brainpoolP256r1}, ... (case-insensitive). */

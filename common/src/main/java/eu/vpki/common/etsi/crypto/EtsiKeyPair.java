@@ -10,9 +10,10 @@ import java.security.SecureRandom;
 
 /**
  * A private scalar with its public key. The private part never leaves the crypto package except to
- * a key store. Key generation takes its randomness from the caller: in BouncyCastle for nistP256
- * (and for the brainpool curves when their Montgomery arithmetic is off), in
- * {@link BrainpoolCurve} otherwise.
+ * a key store. Key generation takes its randomness from the caller, whichever backend computes
+ * d&middot;G: the scalar is drawn from it ({@link EtsiCurve#randomScalar}) and multiplied in AWS-LC for
+ * nistP256 ({@link NativeP256#keyPair}), in {@link BrainpoolCurve} for the brainpool curves, and in
+ * BouncyCastle where those backends are off.
  */
 public final class EtsiKeyPair {
     private final EtsiPublicKey publicKey;
@@ -29,8 +30,17 @@ public final class EtsiKeyPair {
         this.scalar = scalar;
     }
 
+    /** A nistP256 key pair whose private key AWS-LC already holds. */
+    EtsiKeyPair(EtsiPublicKey publicKey, byte[] scalar, java.security.PrivateKey nativePrivateKey) {
+        this(publicKey, scalar);
+        this.nativePrivateKey = nativePrivateKey;
+    }
+
     /** Generates a fresh key pair with the given randomness. */
     public static EtsiKeyPair generate(EtsiCurve curve, SecureRandom random) {
+        if (NativeP256.generatesKeys(curve)) {
+            return NativeP256.keyPair(curve.randomScalar(random));
+        }
         if (MontgomeryBrainpool.handles(curve)) {
             BrainpoolCurve arithmetic = MontgomeryBrainpool.arithmetic(curve);
             byte[] d = arithmetic.randomScalar(random);
@@ -46,6 +56,9 @@ public final class EtsiKeyPair {
             throw new PkiException(ErrorCode.INVALID_KEY, "private scalar out of range for " + curve);
         }
         byte[] fixed = BigIntegers.asUnsignedByteArray(curve.fieldBytes(), d);
+        if (NativeP256.generatesKeys(curve)) {
+            return NativeP256.keyPair(fixed);
+        }
         if (MontgomeryBrainpool.handles(curve)) {
             return new EtsiKeyPair(new EtsiPublicKey(curve, MontgomeryBrainpool.arithmetic(curve).multiplyBase(fixed)), fixed);
         }

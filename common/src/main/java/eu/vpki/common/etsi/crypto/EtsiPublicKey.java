@@ -47,6 +47,15 @@ public final class EtsiPublicKey {
         this.brainpoolPoint = point;
     }
 
+    /** A nistP256 point AWS-LC computed (on the curve), with AWS-LC's key for it. */
+    EtsiPublicKey(EtsiCurve curve, byte[] x, byte[] y, java.security.PublicKey nativeKey) {
+        this.curve = curve;
+        this.x = x;
+        this.y = y;
+        this.compressed = compress(x, y);
+        this.nativeKey = nativeKey;
+    }
+
     private static byte[] compress(byte[] x, byte[] y) {
         byte[] out = new byte[x.length + 1];
         out[0] = (byte) ((y[y.length - 1] & 1) == 0 ? 0x02 : 0x03);

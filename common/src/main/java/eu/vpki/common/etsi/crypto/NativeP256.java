@@ -10,6 +10,7 @@ import org.bouncycastle.util.BigIntegers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.reflect.Method;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -34,10 +35,19 @@ import javax.crypto.KeyAgreement;
  * Corretto Crypto Provider (ACCP), whose Maven jar ships the native library for linux-x86_64.
  * On this project's machines an ECDSA verification with a key seen once costs about 80 µs here
  * against 250-300 µs in BouncyCastle, an ECDH about 65 µs against 270-300 µs, a signature about
- * 22 µs against 75 µs (docs/benchmarks.md). BouncyCastle stays the backend for nistP256 key
- * generation (so that the caller's randomness decides every key, as tests and known-answer checks
- * need) and for everything nistP256 when this class is off; AWS-LC has no brainpool curves
- * ({@link MontgomeryBrainpool} runs those).
+ * 22 µs against 75 µs (docs/benchmarks.md). BouncyCastle runs everything nistP256 when this class
+ * is off; AWS-LC has no brainpool curves ({@link MontgomeryBrainpool} runs those).
+ *
+ * <p><b>Key generation</b> (station and AT keys, and the ephemeral key of every ECIES encryption)
+ * runs here too, with the private scalar drawn from the caller's {@link SecureRandom}
+ * ({@link EtsiCurve#randomScalar}), so that the caller's randomness still decides every key:
+ * AWS-LC computes d&middot;G in constant time when it imports d, and {@link #keyPair} reads that
+ * public key back. ACCP has no public API for it (its {@code KeyPairGenerator} ignores the caller's
+ * randomness and draws from AWS-LC's DRBG, and a private key's encoding leaves the public key out),
+ * so {@link Accp#publicKeyDerivation} reaches ACCP's own accessor by reflection. That is a
+ * dependency on ACCP's internals: it is looked up once, checked by the start-up self-test against
+ * BouncyCastle's d&middot;G, and where either fails, BouncyCastle generates the keys (its comb) and
+ * the log says why; ECDSA and ECDH stay here (docs/encryption.md, "How steps 1 and 2 are computed").
  *
  * <p>It is on when ACCP's native library loads and the start-up self-test passes (a signature
  * made here verifies in BouncyCastle and the other way round, and both sides agree on an ECDH
@@ -82,6 +92,26 @@ final class NativeP256 {
     /** A JCA private key of ACCP for a nistP256 scalar. */
     static PrivateKey privateKey(BigInteger d) {
         return BACKEND.privateKey(d);
+    }
+
+    /** Whether nistP256 key generation (d&middot;G) runs natively in this JVM: {@link #keyPair} may be called. */
+    static boolean generatesKeys(EtsiCurve curve) {
+        return curve == EtsiCurve.NIST_P256 && BACKEND.publicKeyDerivation != null;
+    }
+
+    /**
+     * The nistP256 key pair of a private scalar (32 bytes, big-endian, in [1, n - 1]): d imported
+     * into AWS-LC, d&middot;G as AWS-LC computed it on import; both kept with the key pair, so an ECDH
+     * or a signature with it imports nothing again. Only where {@link #generatesKeys} says so.
+     */
+    static EtsiKeyPair keyPair(byte[] d) {
+        PrivateKey privateKey = BACKEND.privateKey(new BigInteger(1, d));
+        ECPublicKey publicKey = BACKEND.publicKeyOf(privateKey);
+        int n = EtsiCurve.NIST_P256.fieldBytes();
+        java.security.spec.ECPoint w = publicKey.getW();
+        EtsiPublicKey etsi = new EtsiPublicKey(EtsiCurve.NIST_P256, BigIntegers.asUnsignedByteArray(n, w.getAffineX()),
+                BigIntegers.asUnsignedByteArray(n, w.getAffineY()), publicKey);
+        return new EtsiKeyPair(etsi, d, privateKey);
     }
 
     /** ECDSA over a 32-byte digest (no further hashing); r and s 32 bytes each. */
@@ -171,11 +201,15 @@ final class NativeP256 {
         private final ThreadLocal<Signature> signatures;
         private final ThreadLocal<KeyAgreement> agreements;
         private final ThreadLocal<KeyFactory> keyFactories;
+        /** ACCP's accessor of the public key AWS-LC derived for a private key; null: BouncyCastle generates keys. */
+        final Method publicKeyDerivation;
 
-        private Backend(boolean available, String description, Provider provider, ECParameterSpec parameters) {
+        private Backend(boolean available, String description, Provider provider, ECParameterSpec parameters,
+                        Method publicKeyDerivation) {
             this.available = available;
             this.description = description;
             this.parameters = parameters;
+            this.publicKeyDerivation = publicKeyDerivation;
             this.signatures = ThreadLocal.withInitial(() -> instance(() -> Signature.getInstance("NONEwithECDSA", provider)));
             this.agreements = ThreadLocal.withInitial(() -> instance(() -> KeyAgreement.getInstance("ECDH", provider)));
             this.keyFactories = ThreadLocal.withInitial(() -> instance(() -> KeyFactory.getInstance("EC", provider)));
@@ -196,6 +230,14 @@ final class NativeP256 {
                 return keyFactories.get().generatePrivate(new ECPrivateKeySpec(d, parameters));
             } catch (GeneralSecurityException e) {
                 throw new IllegalStateException("AWS-LC refused a nistP256 private scalar", e);
+            }
+        }
+
+        ECPublicKey publicKeyOf(PrivateKey key) {
+            try {
+                return (ECPublicKey) publicKeyDerivation.invoke(key);
+            } catch (ReflectiveOperationException | ClassCastException e) {
+                throw new IllegalStateException("ACCP did not hand out the public key of a nistP256 private key", e);
             }
         }
 
@@ -230,7 +272,7 @@ final class NativeP256 {
 
         static Backend load(String setting) {
             String mode = setting == null ? "auto" : setting.trim().toLowerCase(Locale.ROOT);
-            Backend bc = new Backend(false, "BouncyCastle", null, null);
+            Backend bc = new Backend(false, "BouncyCastle", null, null, null);
             if (mode.equals("off") || mode.equals("false")) {
                 log.info("crypto: nistP256: {} ({}=off)", bc.description, SWITCH);
                 return bc;
@@ -248,12 +290,28 @@ final class NativeP256 {
                 KeyPairGenerator generator = KeyPairGenerator.getInstance("EC", accp);
                 generator.initialize(new ECGenParameterSpec("secp256r1"));
                 ECParameterSpec spec = ((ECPublicKey) generator.generateKeyPair().getPublic()).getParams();
-                Backend candidate = new Backend(true, "AWS-LC (Amazon Corretto Crypto Provider " + Accp.version()
-                        + ") for ECDSA and ECDH, BouncyCastle for key generation", accp, spec);
+                String accpName = "AWS-LC (Amazon Corretto Crypto Provider " + Accp.version() + ")";
+                Backend candidate = new Backend(true, accpName + " for ECDSA and ECDH", accp, spec, null);
                 Optional<String> failure = selfTest(candidate);
                 if (failure.isPresent()) {
                     log.warn("crypto: nistP256: {} (AWS-LC failed its self-test: {})", bc.description, failure.get());
                     return bc;
+                }
+                Optional<String> keyGenerationFailure;
+                try {
+                    Backend generating = new Backend(true, accpName + " for ECDSA, ECDH and key generation", accp, spec,
+                            Accp.publicKeyDerivation());
+                    keyGenerationFailure = keyGenerationSelfTest(generating);
+                    if (keyGenerationFailure.isEmpty()) {
+                        candidate = generating;
+                    }
+                } catch (ReflectiveOperationException | GeneralSecurityException | RuntimeException e) {
+                    keyGenerationFailure = Optional.of("ACCP's public-key accessor unusable: " + e);
+                }
+                if (keyGenerationFailure.isPresent()) {
+                    log.warn("crypto: nistP256: {}, BouncyCastle for key generation ({})", candidate.description,
+                            keyGenerationFailure.get());
+                    return new Backend(true, candidate.description + ", BouncyCastle for key generation", accp, spec, null);
                 }
                 log.info("crypto: nistP256: {}", candidate.description);
                 return candidate;
@@ -261,6 +319,32 @@ final class NativeP256 {
                 log.info("crypto: nistP256: {} (AWS-LC unavailable: {})", bc.description, e.toString());
                 return bc;
             }
+        }
+
+        /**
+         * The public key AWS-LC derives for a scalar is BouncyCastle's d&middot;G, for a random scalar and
+         * for 1 (G itself), and a key pair made so signs and agrees like any other.
+         */
+        private static Optional<String> keyGenerationSelfTest(Backend candidate) throws GeneralSecurityException {
+            ECDomainParameters domain = EtsiCurve.NIST_P256.domain();
+            SecureRandom random = new SecureRandom();
+            BigInteger d = new BigInteger(255, random).add(BigInteger.TWO);
+            for (BigInteger scalar : new BigInteger[]{BigInteger.ONE, d}) {
+                java.security.spec.ECPoint w = candidate.publicKeyOf(candidate.privateKey(scalar)).getW();
+                ECPoint expected = domain.getG().multiply(scalar).normalize();
+                if (!w.getAffineX().equals(expected.getAffineXCoord().toBigInteger())
+                        || !w.getAffineY().equals(expected.getAffineYCoord().toBigInteger())) {
+                    return Optional.of("AWS-LC's d·G differs from BouncyCastle's");
+                }
+            }
+            PrivateKey key = candidate.privateKey(d);
+            byte[] z = candidate.agree(key, candidate.publicKeyOf(candidate.privateKey(BigInteger.TWO)));
+            byte[] expected = BigIntegers.asUnsignedByteArray(32, domain.getG().multiply(d.shiftLeft(1)).normalize()
+                    .getAffineXCoord().toBigInteger());
+            if (!Arrays.equals(z, expected)) {
+                return Optional.of("ECDH with a derived public key differs from BouncyCastle's");
+            }
+            return Optional.empty();
         }
 
         /** Each backend verifies the other's signature, and both compute the same ECDH value, through the code the services use. */
@@ -319,6 +403,16 @@ final class NativeP256 {
 
         static String version() {
             return com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider.INSTANCE.getVersionStr();
+        }
+
+        /**
+         * ACCP's {@code EvpKey.CanDerivePublicKey.getPublicKey()}: the public key that AWS-LC computed
+         * when it imported a private scalar ({@code ECPrivateKeySpec}). A public method of a public
+         * interface, but one nested in a package-private class of ACCP 2.x and not documented: looked
+         * up by name, so that an ACCP without it only turns native key generation off.
+         */
+        static Method publicKeyDerivation() throws ReflectiveOperationException {
+            return Class.forName("com.amazon.corretto.crypto.provider.EvpKey$CanDerivePublicKey").getMethod("getPublicKey");
         }
     }
 

@@ -42,6 +42,47 @@ class NativeP256Test {
         assertThat(NativeP256.handles(EtsiCurve.NIST_P256)).isTrue();
         assertThat(NativeP256.handles(EtsiCurve.BRAINPOOL_P256R1)).isFalse();
         assertThat(NativeP256.handles(EtsiCurve.BRAINPOOL_P384R1)).isFalse();
+        assertThat(NativeP256.generatesKeys(EtsiCurve.NIST_P256)).as("key generation in AWS-LC").isTrue();
+        assertThat(NativeP256.generatesKeys(EtsiCurve.BRAINPOOL_P256R1)).isFalse();
+        assertThat(CryptoBackend.description()).startsWith("nistP256: AWS-LC").contains("ECDSA, ECDH and key generation");
+    }
+
+    /**
+     * Keys generated in AWS-LC: the public key is BouncyCastle's d&middot;G of the private scalar, and the
+     * caller's randomness alone decides the key (the same seeded generator gives the same key twice).
+     */
+    @Test
+    void generatedKey_isBouncyCastlesMultiple_andTheCallersRandomnessDecidesIt() throws Exception {
+        assumeNativeBackend();
+        assumeTrue(NativeP256.generatesKeys(EtsiCurve.NIST_P256), "key generation does not run in AWS-LC here");
+        for (int i = 0; i < 200; i++) {
+            EtsiKeyPair key = EtsiKeyPair.generate(EtsiCurve.NIST_P256, random);
+            BigInteger d = new BigInteger(1, key.privateScalar());
+            assertThat(key.publicKey().uncompressed()).as("d·G of key %d", i)
+                    .isEqualTo(EtsiCurve.NIST_P256.domain().getG().multiply(d).normalize().getEncoded(false));
+        }
+        java.security.SecureRandom first = java.security.SecureRandom.getInstance("SHA1PRNG");
+        first.setSeed(20L);
+        java.security.SecureRandom second = java.security.SecureRandom.getInstance("SHA1PRNG");
+        second.setSeed(20L);
+        EtsiKeyPair a = EtsiKeyPair.generate(EtsiCurve.NIST_P256, first);
+        EtsiKeyPair b = EtsiKeyPair.generate(EtsiCurve.NIST_P256, second);
+        assertThat(a.privateScalar()).isEqualTo(b.privateScalar());
+        assertThat(a.publicKey()).isEqualTo(b.publicKey());
+        assertThat(EtsiKeyPair.generate(EtsiCurve.NIST_P256, first).publicKey()).isNotEqualTo(a.publicKey());
+    }
+
+    /** The edge scalars 1 and n - 1: G and -G. */
+    @Test
+    void keyPair_ofEdgeScalars_isGAndMinusG() {
+        assumeNativeBackend();
+        assumeTrue(NativeP256.generatesKeys(EtsiCurve.NIST_P256), "key generation does not run in AWS-LC here");
+        org.bouncycastle.math.ec.ECPoint g = EtsiCurve.NIST_P256.domain().getG().normalize();
+        BigInteger n = EtsiCurve.NIST_P256.domain().getN();
+        assertThat(NativeP256.keyPair(BigIntegers.asUnsignedByteArray(32, BigInteger.ONE)).publicKey().uncompressed())
+                .isEqualTo(g.getEncoded(false));
+        assertThat(NativeP256.keyPair(BigIntegers.asUnsignedByteArray(32, n.subtract(BigInteger.ONE))).publicKey().uncompressed())
+                .isEqualTo(g.negate().normalize().getEncoded(false));
     }
 
     @Test

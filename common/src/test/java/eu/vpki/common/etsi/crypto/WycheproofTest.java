@@ -34,7 +34,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * backend that handles its curve: BouncyCastle (what runs when a fast path does not load), AWS-LC
  * for nistP256 and the Montgomery brainpool arithmetic, the last two reached through the same
  * entry points the services call ({@link EtsiPublicKey#fromEncodedPoint}, {@link EcdsaVerification},
- * {@link Ecies#sharedSecret}).
+ * {@link Ecies#sharedSecret} for a decryption, {@link Ecies#sharedSecretWithRecipient} for an
+ * encryption, with {@link EtsiKeyPair#fromPrivateScalar} computing d&middot;G on the same backend).
  *
  * <p>The ETSI formats carry raw points and fixed-size r and s, so the ASN.1 around them in the
  * vectors (a DER signature, a SubjectPublicKeyInfo with its curve) is checked here, strictly: a DER
@@ -136,6 +137,22 @@ class WycheproofTest {
     @ParameterizedTest(name = "{0} on {2}")
     @MethodSource("ecdhFiles")
     void ecdh_everyVectorGetsItsVerdict(String file, EtsiCurve curve, Backend backend) throws IOException {
+        checkEcdhVectors(file, curve, backend, false);
+    }
+
+    /**
+     * The same vectors in the direction of an ECIES encryption: the vector's private value as the
+     * sender's ephemeral scalar, its public key as the recipient's (the path of
+     * {@link Ecies#encrypt}: AWS-LC for nistP256, the Montgomery brainpool arithmetic, or
+     * BouncyCastle's comb).
+     */
+    @ParameterizedTest(name = "{0} on {2}, as the sender")
+    @MethodSource("ecdhFiles")
+    void ecdhAsSender_everyVectorGetsItsVerdict(String file, EtsiCurve curve, Backend backend) throws IOException {
+        checkEcdhVectors(file, curve, backend, true);
+    }
+
+    private static void checkEcdhVectors(String file, EtsiCurve curve, Backend backend, boolean asSender) throws IOException {
         assumeTrue(backend.active(), backend + " does not run in this JVM");
         JsonNode root = load(file);
         List<String> wrong = new ArrayList<>();
@@ -149,7 +166,8 @@ class WycheproofTest {
                 byte[] expected = HEX.parseHex(test.get("shared").asString());
                 byte[] actual;
                 try {
-                    actual = agree(curve, backend, HEX.parseHex(test.get("public").asString()), new BigInteger(test.get("private").asString(), 16));
+                    actual = agree(curve, backend, HEX.parseHex(test.get("public").asString()),
+                            new BigInteger(test.get("private").asString(), 16), asSender);
                 } catch (RuntimeException e) {
                     wrong.add(describe(test) + ": threw " + e);
                     continue;
@@ -176,7 +194,7 @@ class WycheproofTest {
      * The shared secret, or null when the key is refused: by the SubjectPublicKeyInfo checks of this
      * test or by the backend with the project's typed error. Any other exception escapes.
      */
-    private static byte[] agree(EtsiCurve curve, Backend backend, byte[] spki, BigInteger privateValue) {
+    private static byte[] agree(EtsiCurve curve, Backend backend, byte[] spki, BigInteger privateValue, boolean asSender) {
         byte[] point = pointOf(curve, spki);
         if (point == null) {
             return null;
@@ -184,9 +202,11 @@ class WycheproofTest {
         try {
             EtsiKeyPair ours = EtsiKeyPair.fromPrivateScalar(curve, BigIntegers.asUnsignedByteArray(privateValue));
             if (backend == Backend.BOUNCY_CASTLE) {
-                return BouncyCastleEc.sharedX(ours, BouncyCastleEc.decode(curve, point));
+                EtsiPublicKey theirs = BouncyCastleEc.decode(curve, point);
+                return asSender ? BouncyCastleEc.sharedXWithComb(ours, theirs) : BouncyCastleEc.sharedX(ours, theirs);
             }
-            return Ecies.sharedSecret(ours, EtsiPublicKey.fromEncodedPoint(curve, point));
+            EtsiPublicKey theirs = EtsiPublicKey.fromEncodedPoint(curve, point);
+            return asSender ? Ecies.sharedSecretWithRecipient(ours, theirs) : Ecies.sharedSecret(ours, theirs);
         } catch (PkiException e) {
             return null;
         }
