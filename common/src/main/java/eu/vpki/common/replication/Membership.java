@@ -68,6 +68,8 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
     private final Applier applier;
     private final AntiEntropy antiEntropy;
     private final AtomicLong lastSeq = new AtomicLong();
+    /** What this membership signed and sent, so that it need not verify its own signature when they come back. */
+    private final SentCommands sent;
     private final Object sendLock = new Object();
     private volatile View view;
     private volatile boolean closed;
@@ -92,6 +94,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         this.senders = senders;
         this.server = server;
         this.onViewChange = onViewChange;
+        this.sent = new SentCommands(origin);
         this.applier = new Applier(origin, config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, onFailure);
         this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, this, metrics, origins, System::nanoTime);
     }
@@ -148,8 +151,12 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 return;
             }
             Command command = origins.sign(new Command(new CommandId(origin, lastSeq.incrementAndGet()), clock.millis(), operations));
+            byte[] encoded = CommandCodec.encode(command);
+            if (origins.acceptsOwn(command)) {
+                sent.sent(command.id(), encoded); // before the cast: JGroups may deliver it back on this thread
+            }
             try {
-                cast(command, result, completer);
+                cast(command, encoded, result, completer);
             } catch (Exception e) {
                 completeExceptionally(result, outcomeUnknown(command, e), completer);
                 failed.accept(new ReplicationException(ReplicationException.Code.NOT_CONNECTED,
@@ -158,8 +165,8 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         }
     }
 
-    private void cast(Command command, CompletableFuture<Acknowledgement> result, Executor completer) throws Exception {
-        Message message = new BytesMessage(null, CommandCodec.encode(command));
+    private void cast(Command command, byte[] encoded, CompletableFuture<Acknowledgement> result, Executor completer) throws Exception {
+        Message message = new BytesMessage(null, encoded);
         long timeoutMillis = config.timeouts().reply().toMillis();
         if (config.propagation() == ReplicationConfig.Propagation.SYNC) {
             RequestOptions options = new RequestOptions(ResponseMode.GET_ALL, phaseTimeoutMillis());
@@ -433,7 +440,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
             Address source = message.getSrc();
             if (CommandCodec.kind(payload) == CommandCodec.FORMAT_VERSION) {
                 Command command = CommandCodec.decode(payload);
-                deliver(command, source, response == null ? null : new SealedAnswer(response, command.id()));
+                deliver(command, payload, source, response == null ? null : new SealedAnswer(response, command.id()));
                 return;
             }
             SenderAuthentication.Opened opened = senders.open(payload, source);
@@ -497,11 +504,12 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
     }
 
     /**
-     * A command JGroups delivered: to the applier, unless its origin did not issue it
-     * ({@link OriginAuthentication}): then it is refused, logged and counted, and not answered.
+     * A command JGroups delivered ({@code received}: its bytes): to the applier, unless its origin did not issue it
+     * ({@link OriginAuthentication}): then it is refused, logged and counted, and not answered. One this membership
+     * sent, come back byte for byte, is not checked again ({@link SentCommands}).
      */
-    private void deliver(Command command, Address sender, Response response) {
-        String refusal = origins.refusal(command);
+    private void deliver(Command command, byte[] received, Address sender, Response response) {
+        String refusal = sent.cameBack(command, received) ? null : origins.refusal(command);
         if (refusal != null) {
             metrics.refused("direct");
             log.warn("refused command {} delivered by {}: {}", command.id(), sender, refusal);

@@ -50,6 +50,16 @@ final class OriginAuthentication {
         return command.signed(new OriginSignature(credentials.certificate(), credentials.sign(CommandCodec.unsignedEncoding(command))));
     }
 
+    /**
+     * Whether every replica's {@link #refusal} accepts {@code command}, which this replica signed ({@link #sign}):
+     * its certificate was valid at the command's origin time. Key, certificate, trust and replica id were checked when
+     * the credentials were made and in {@link #of}, and the signature is this replica's own, so this is the whole
+     * decision, without verifying the signature. False without credentials (nothing is signed).
+     */
+    boolean acceptsOwn(Command command) {
+        return credentials != null && command.signature() != null && credentials.validAt(command.originMillis());
+    }
+
     /** Why {@code command} must be refused, or null if it may be applied. */
     String refusal(Command command) {
         if (credentials == null) {

@@ -19,6 +19,15 @@ public interface OriginCredentials {
     byte[] sign(byte[] message);
 
     /**
+     * Whether this replica's own certificate was valid at {@code originMillis}: the one part of
+     * {@link #refusal} that can refuse a command this replica signed (its key matches its certificate, a
+     * trusted CA issued it, and it names {@link #replicaId()}, all checked when the credentials were made),
+     * so that a replica can decide on its own commands as every other replica decides on them without
+     * verifying its own signature ({@link OriginAuthentication#acceptsOwn}). Never reads a clock.
+     */
+    boolean validAt(long originMillis);
+
+    /**
      * Why a command of replica {@code replicaId}, created at {@code originMillis}, that carries
      * {@code certificate} and {@code signature} over {@code message} must be refused; null if the
      * certificate is a trusted one of {@code replicaId}, valid at {@code originMillis}, and the signature

@@ -100,6 +100,20 @@ class OriginAuthenticationTest {
     }
 
     @Test
+    void ownCommands_areAcceptedWithoutVerifying_exactlyWhenEveryReplicaAcceptsThem() {
+        long expired = ISSUED.plus(Duration.ofDays(31)).toEpochMilli();
+        long notYet = ISSUED.toEpochMilli() - 1;
+        for (long millis : new long[]{NOW, expired, notYet, ISSUED.toEpochMilli()}) {
+            Command signed = a.sign(command("ea-0~mi3k2x1c", millis));
+            assertThat(a.acceptsOwn(signed)).as("at %d", millis).isEqualTo(b.refusal(signed) == null)
+                    .isEqualTo(a.refusal(signed) == null);
+        }
+        assertThat(a.acceptsOwn(a.sign(command("ea-0~mi3k2x1c", expired)))).isFalse();
+        assertThat(a.acceptsOwn(command("ea-0~mi3k2x1c", NOW))).as("unsigned").isFalse();
+        assertThat(OriginAuthentication.NONE.acceptsOwn(command("ea-0~mi3k2x1c", NOW))).isFalse();
+    }
+
+    @Test
     void aGarbageCertificate_isRefusedNotThrown() {
         Command signed = a.sign(command("ea-0~mi3k2x1c", NOW));
         Command garbage = new Command(signed.id(), NOW, signed.operations(), new OriginSignature(new byte[]{0x30, 0x03, 1, 2, 3},

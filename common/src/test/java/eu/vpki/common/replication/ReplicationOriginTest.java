@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -29,6 +31,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -231,6 +235,70 @@ class ReplicationOriginTest {
             cluster.member(1).replica().awaitApplied(lacked, Duration.ofSeconds(30));
             cluster.awaitSameState(0, 1, 2);
             assertThat(antiEntropy.messages(Level.WARN)).noneMatch(m -> m.contains("taking a snapshot"));
+        }
+    }
+
+    /**
+     * A replica does not verify its own signature on the commands it sent when JGroups delivers them back byte for
+     * byte ({@link SentCommands}): in both orders (under TOTAL order they come back through the sequencer) its
+     * credentials check none of its own commands and every one of the other origin's, while the other replica checks
+     * all of them.
+     */
+    @ParameterizedTest
+    @CsvSource({"FIFO,ASYNC", "TOTAL,SYNC"})
+    void aReplicaChecksOtherOriginsCommands_butNotItsOwnComingBack(Order order, Propagation propagation) throws Exception {
+        Path trust = deployment(List.of("r0", "r1"));
+        Map<String, Map<String, AtomicInteger>> checked = new ConcurrentHashMap<>(); // checking replica -> origin replica -> commands
+        cluster = new TestCluster(SERVERS.fixtures().subList(0, 2), order, propagation)
+                .withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD))
+                .withCredentials(credentials -> new CountingCredentials(credentials,
+                        checked.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>())));
+        cluster.startAll();
+        cluster.awaitServing(0, 1);
+        Replica r0 = cluster.member(0).replica();
+        Replica r1 = cluster.member(1).replica();
+        CommandId last = null;
+        for (int i = 0; i < 20; i++) {
+            last = r0.submit(List.of(new Operation.Put("t:idx:own-" + i, "1"))).join().token();
+        }
+        CommandId other = r1.submit(List.of(new Operation.Put("t:idx:other", "1"))).join().token();
+        r1.awaitApplied(last, Duration.ofSeconds(30));
+        r0.awaitApplied(other, Duration.ofSeconds(30));
+        cluster.awaitSameState(0, 1);
+        assertThat(checked.get("r0").getOrDefault("r0", new AtomicInteger()).get()).as("r0 checking its own").isZero();
+        assertThat(checked.get("r0").get("r1").get()).as("r0 checking r1's").isEqualTo(1);
+        assertThat(checked.get("r1").get("r0").get()).as("r1 checking r0's").isEqualTo(20);
+        assertThat(checked.get("r1").getOrDefault("r1", new AtomicInteger()).get()).as("r1 checking its own").isZero();
+    }
+
+    /** Counts the command checks ({@link OriginCredentials#refusal} of a command's encoding) by origin replica. */
+    private record CountingCredentials(OriginCredentials credentials, Map<String, AtomicInteger> checks) implements OriginCredentials {
+        @Override
+        public String replicaId() {
+            return credentials.replicaId();
+        }
+
+        @Override
+        public byte[] certificate() {
+            return credentials.certificate();
+        }
+
+        @Override
+        public byte[] sign(byte[] message) {
+            return credentials.sign(message);
+        }
+
+        @Override
+        public boolean validAt(long originMillis) {
+            return credentials.validAt(originMillis);
+        }
+
+        @Override
+        public String refusal(String replicaId, long originMillis, byte[] certificate, byte[] message, byte[] signature) {
+            if (message.length > 0 && message[0] == CommandCodec.FORMAT_VERSION) { // a command (sealed messages start otherwise)
+                checks.computeIfAbsent(replicaId, id -> new AtomicInteger()).incrementAndGet();
+            }
+            return credentials.refusal(replicaId, originMillis, certificate, message, signature);
         }
     }
 

@@ -91,6 +91,9 @@ final class TestCluster implements AutoCloseable {
     /** Each member's transport security by replica id; {@link ReplicationConfig.Tls#OFF} unless {@link #withTls}. */
     private java.util.function.Function<String, ReplicationConfig.Tls> tls = id -> ReplicationConfig.Tls.OFF;
 
+    /** Wraps each member's origin credentials (a test that counts their checks); none unless {@link #withCredentials}. */
+    private java.util.function.UnaryOperator<OriginCredentials> credentialsWrapper = credentials -> credentials;
+
     TestCluster(List<RedisFixture> redis, Order order, Propagation propagation) {
         this(redis, order, propagation, redis.size());
     }
@@ -113,6 +116,12 @@ final class TestCluster implements AutoCloseable {
     /** Mutual TLS and signed commands for every member started from now on (its key store by replica id). */
     TestCluster withTls(java.util.function.Function<String, ReplicationConfig.Tls> transportSecurity) {
         this.tls = transportSecurity;
+        return this;
+    }
+
+    /** Each member started from now on gets {@code wrapper} applied to its origin credentials (with TLS). */
+    TestCluster withCredentials(java.util.function.UnaryOperator<OriginCredentials> wrapper) {
+        this.credentialsWrapper = wrapper;
         return this;
     }
 
@@ -171,7 +180,8 @@ final class TestCluster implements AutoCloseable {
                 member.port, new ReplicationConfig.Discovery.TcpPing(initialHosts()), expectedMembers, timeouts,
                 ReplicationConfig.DEFAULT_APPLY_GROUPING, statusInterval, tls.apply(member.id()));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Replica replica = new Replica(config, keyspace, member.pool, Clock.systemUTC(), registry, credentials(config.tls()));
+        Replica replica = new Replica(config, keyspace, member.pool, Clock.systemUTC(), registry,
+                config.tls().enabled() ? credentialsWrapper.apply(credentials(config.tls())) : null);
         try {
             replica.connect();
         } catch (ReplicationException e) {

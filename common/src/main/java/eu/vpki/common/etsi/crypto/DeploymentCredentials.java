@@ -58,6 +58,11 @@ public final class DeploymentCredentials implements OriginCredentials {
     }
 
     @Override
+    public boolean validAt(long originMillis) {
+        return key.certificate().validAt(Instant.ofEpochMilli(originMillis));
+    }
+
+    @Override
     public String refusal(String replicaId, long originMillis, byte[] certificate, byte[] message, byte[] signature) {
         ReplicaCertificate signer;
         try {
