@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -70,6 +72,12 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
     private final AtomicLong lastSeq = new AtomicLong();
     /** What this membership signed and sent, so that it need not verify its own signature when they come back. */
     private final SentCommands sent;
+    /**
+     * This membership's confirmation of its own SYNC commands to itself, in place of a sealed answer: a random value
+     * that never leaves this JVM (JGroups loops a reply to its own address back without sending it), so that only
+     * this membership can present it; see {@link #ownConfirmation}.
+     */
+    private final byte[] selfConfirmation = new byte[32];
     private final Object sendLock = new Object();
     private volatile View view;
     private volatile boolean closed;
@@ -95,6 +103,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         this.server = server;
         this.onViewChange = onViewChange;
         this.sent = new SentCommands(origin);
+        new SecureRandom().nextBytes(selfConfirmation);
         this.applier = new Applier(origin, config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, onFailure);
         this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, this, metrics, origins, System::nanoTime);
     }
@@ -251,6 +260,9 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         if (!(answer instanceof byte[] bytes)) {
             return null;
         }
+        if (ownConfirmation(member, channel.getAddress(), bytes, selfConfirmation)) {
+            return config.replicaId();
+        }
         try {
             SenderAuthentication.Opened opened = senders.open(bytes, member);
             CommandCodec.AppliedAnswer applied = CommandCodec.decodeAppliedAnswer(opened.message());
@@ -264,6 +276,15 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
             log.warn("refused a malformed confirmation of {} from {}: {}", id, member, malformed.getMessage());
             return null;
         }
+    }
+
+    /**
+     * Whether {@code answer}, received from {@code member}, is this membership's confirmation of its own command to
+     * itself: it comes from this membership's own address and is its {@code selfConfirmation}, which no other member
+     * ever received. Compared in constant time.
+     */
+    static boolean ownConfirmation(Address member, Address self, byte[] answer, byte[] selfConfirmation) {
+        return member != null && member.equals(self) && MessageDigest.isEqual(answer, selfConfirmation);
     }
 
     private void acknowledgeIfMajority(CompletableFuture<Acknowledgement> result, Command command, int confirmed,
@@ -440,7 +461,9 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
             Address source = message.getSrc();
             if (CommandCodec.kind(payload) == CommandCodec.FORMAT_VERSION) {
                 Command command = CommandCodec.decode(payload);
-                deliver(command, payload, source, response == null ? null : new SealedAnswer(response, command.id()));
+                // this membership's own command, from its own address: it answers itself without a seal
+                boolean toItself = command.id().origin().equals(origin) && source != null && source.equals(channel.getAddress());
+                deliver(command, payload, source, response == null ? null : new SealedAnswer(response, command.id(), toItself));
                 return;
             }
             SenderAuthentication.Opened opened = senders.open(payload, source);
@@ -476,21 +499,27 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
     /**
      * What this replica answers to a delivered SYNC command (from the applier: applied, held back, or the
      * failure): whether it applied it, sealed ({@link SenderAuthentication}), so that nobody else can confirm it
-     * in this replica's name. A failure goes back as it is (it confirms nothing).
+     * in this replica's name. A failure goes back as it is (it confirms nothing). Its own command, delivered from
+     * its own address, it confirms to itself with {@link #selfConfirmation} instead: the reply goes to that address,
+     * this membership, and is never sent.
      */
     private final class SealedAnswer implements Response {
         private final Response response;
         private final CommandId id;
+        private final boolean toItself;
 
-        SealedAnswer(Response response, CommandId id) {
+        SealedAnswer(Response response, CommandId id, boolean toItself) {
             this.response = response;
             this.id = id;
+            this.toItself = toItself;
         }
 
         @Override
         public void send(Object reply, boolean isException) {
             if (isException) {
                 response.send(reply, true);
+            } else if (toItself && Boolean.TRUE.equals(reply)) {
+                response.send(selfConfirmation, false);
             } else {
                 response.send(senders.seal(CommandCodec.encodeAppliedAnswer(
                         new CommandCodec.AppliedAnswer(id, Boolean.TRUE.equals(reply)))), false);

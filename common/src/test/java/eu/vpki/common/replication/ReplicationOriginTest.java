@@ -242,17 +242,20 @@ class ReplicationOriginTest {
      * A replica does not verify its own signature on the commands it sent when JGroups delivers them back byte for
      * byte ({@link SentCommands}): in both orders (under TOTAL order they come back through the sequencer) its
      * credentials check none of its own commands and every one of the other origin's, while the other replica checks
-     * all of them.
+     * all of them. Under SYNC the origin opens the other replica's sealed confirmation of each command, and none of its
+     * own: it confirms its own commands to itself with a value that never leaves it ({@link Membership#ownConfirmation}).
      */
     @ParameterizedTest
     @CsvSource({"FIFO,ASYNC", "TOTAL,SYNC"})
     void aReplicaChecksOtherOriginsCommands_butNotItsOwnComingBack(Order order, Propagation propagation) throws Exception {
         Path trust = deployment(List.of("r0", "r1"));
         Map<String, Map<String, AtomicInteger>> checked = new ConcurrentHashMap<>(); // checking replica -> origin replica -> commands
+        Map<String, Map<String, AtomicInteger>> confirmations = new ConcurrentHashMap<>(); // opening replica -> signer -> answers
         cluster = new TestCluster(SERVERS.fixtures().subList(0, 2), order, propagation)
                 .withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD))
                 .withCredentials(credentials -> new CountingCredentials(credentials,
-                        checked.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>())));
+                        checked.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>()),
+                        confirmations.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>())));
         cluster.startAll();
         cluster.awaitServing(0, 1);
         Replica r0 = cluster.member(0).replica();
@@ -269,10 +272,33 @@ class ReplicationOriginTest {
         assertThat(checked.get("r0").get("r1").get()).as("r0 checking r1's").isEqualTo(1);
         assertThat(checked.get("r1").get("r0").get()).as("r1 checking r0's").isEqualTo(20);
         assertThat(checked.get("r1").getOrDefault("r1", new AtomicInteger()).get()).as("r1 checking its own").isZero();
+        if (propagation == Propagation.SYNC) {
+            assertThat(confirmations.get("r0").getOrDefault("r0", new AtomicInteger()).get()).as("r0 opening its own confirmations").isZero();
+            assertThat(confirmations.get("r0").get("r1").get()).as("r0 opening r1's confirmations").isGreaterThanOrEqualTo(20);
+        }
     }
 
-    /** Counts the command checks ({@link OriginCredentials#refusal} of a command's encoding) by origin replica. */
-    private record CountingCredentials(OriginCredentials credentials, Map<String, AtomicInteger> checks) implements OriginCredentials {
+    @Test
+    void aConfirmationIsOwnOnlyFromItsOwnAddressWithItsOwnValue() {
+        org.jgroups.Address self = org.jgroups.util.UUID.randomUUID();
+        org.jgroups.Address other = org.jgroups.util.UUID.randomUUID();
+        byte[] value = new byte[32];
+        RANDOM.nextBytes(value);
+        assertThat(Membership.ownConfirmation(self, self, value.clone(), value)).isTrue();
+        assertThat(Membership.ownConfirmation(other, self, value.clone(), value)).isFalse();
+        assertThat(Membership.ownConfirmation(null, self, value.clone(), value)).isFalse();
+        byte[] changed = value.clone();
+        changed[31] ^= 1;
+        assertThat(Membership.ownConfirmation(self, self, changed, value)).isFalse();
+        assertThat(Membership.ownConfirmation(self, self, new byte[0], value)).isFalse();
+    }
+
+    /**
+     * Counts the command checks ({@link OriginCredentials#refusal} of a command's encoding) by origin replica, and the
+     * sealed applied answers (SYNC confirmations) opened, by signer.
+     */
+    private record CountingCredentials(OriginCredentials credentials, Map<String, AtomicInteger> checks,
+                                       Map<String, AtomicInteger> answers) implements OriginCredentials {
         @Override
         public String replicaId() {
             return credentials.replicaId();
@@ -297,6 +323,14 @@ class ReplicationOriginTest {
         public String refusal(String replicaId, long originMillis, byte[] certificate, byte[] message, byte[] signature) {
             if (message.length > 0 && message[0] == CommandCodec.FORMAT_VERSION) { // a command (sealed messages start otherwise)
                 checks.computeIfAbsent(replicaId, id -> new AtomicInteger()).incrementAndGet();
+            } else if (message.length > 2 && message[0] == CommandCodec.SEALED) { // kind, varint length, the message
+                int at = 1;
+                while ((message[at] & 0x80) != 0) {
+                    at++;
+                }
+                if (message[at + 1] == CommandCodec.APPLIED_ANSWER) {
+                    answers.computeIfAbsent(replicaId, id -> new AtomicInteger()).incrementAndGet();
+                }
             }
             return credentials.refusal(replicaId, originMillis, certificate, message, signature);
         }
