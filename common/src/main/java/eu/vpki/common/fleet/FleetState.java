@@ -4,6 +4,8 @@ import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.replication.RecordReader;
+import eu.vpki.common.replication.RedisStateMachine;
+import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicaStatus;
 import eu.vpki.common.replication.StoredRecord;
 import redis.clients.jedis.Jedis;
@@ -30,6 +32,8 @@ public final class FleetState {
     private final RecordReader reader;
     private final RecordDecoding decoding;
     private final Supplier<ReplicaStatus> replica;
+    /** Null: every {@link #ecWithStation} reads Redis. */
+    private final EcStationCache ecs;
 
     /**
      * Reads with {@link RecordDecoding#DEFAULT_ENTRIES} decoded certificates and keys kept.
@@ -41,19 +45,42 @@ public final class FleetState {
     }
 
     public FleetState(JedisPool redis, RecordDecoding decoding, Supplier<ReplicaStatus> replica) {
+        this(redis, decoding, replica, null);
+    }
+
+    private FleetState(JedisPool redis, RecordDecoding decoding, Supplier<ReplicaStatus> replica, EcStationCache ecs) {
         this.redis = redis;
         this.reader = new RecordReader(redis);
         this.decoding = decoding;
         this.replica = replica;
+        this.ecs = ecs;
+    }
+
+    /**
+     * Reads from {@code replica}'s Redis and keeps up to {@code ecEntries} results of {@link #ecWithStation}
+     * in an {@link EcStationCache} that the replica tells of every write (never older than what it applied).
+     */
+    public static FleetState withEcCache(JedisPool redis, Replica replica, int ecEntries) {
+        EcStationCache ecs = new EcStationCache(ecEntries);
+        replica.listen(ecs);
+        return new FleetState(redis, new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES), replica::status, ecs);
+    }
+
+    /** As {@link #withEcCache(JedisPool, Replica, int)}, for a state machine and status of the caller's (tests). */
+    static FleetState withEcCache(JedisPool redis, RedisStateMachine stateMachine, Supplier<ReplicaStatus> replica, int ecEntries) {
+        EcStationCache ecs = new EcStationCache(ecEntries);
+        stateMachine.listen(ecs);
+        return new FleetState(redis, new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES), replica, ecs);
     }
 
     /** Refuses unless the replica serves: nothing is read from a state that may be stale or partial. */
-    private void requireServing() {
+    private ReplicaStatus requireServing() {
         ReplicaStatus status = replica.get();
         if (!status.serving()) {
             throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE,
                     "replica " + status.replicaId() + " is " + status.state() + ": " + status.detail());
         }
+        return status;
     }
 
     /** A station and its latest EC, as read together. */
@@ -79,10 +106,25 @@ public final class FleetState {
 
     /**
      * The EC and the station it belongs to in one Redis round trip (what a re-enrolment and an
-     * authorization validation need); the station is empty if the EC is unknown.
+     * authorization validation need); the station is empty if the EC is unknown. With an
+     * {@link EcStationCache}, what an earlier call read while no write to these records has begun since.
      */
     public EcAndStation ecWithStation(HashedId8 ec) {
-        requireServing();
+        ReplicaStatus status = requireServing();
+        if (ecs == null) {
+            return readEcWithStation(ec);
+        }
+        EcAndStation cached = ecs.find(ec, status.origin());
+        if (cached != null) {
+            return cached;
+        }
+        long readStart = ecs.readStart();
+        EcAndStation read = readEcWithStation(ec);
+        ecs.offer(ec, status.origin(), readStart, read);
+        return read;
+    }
+
+    private EcAndStation readEcWithStation(HashedId8 ec) {
         List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.ec(ec)),
                 List.of(new RecordReader.Reference(0, "station", FleetKeys.STATION),
                         new RecordReader.Reference(0, "station", FleetKeys.STATION_PERMISSIONS)));

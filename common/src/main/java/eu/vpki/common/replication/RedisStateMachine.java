@@ -29,13 +29,16 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
  * One replica's Redis as a deterministic state machine: applies {@link Command}s with the
  * {@code apply-command.lua} script (loaded once, run with EVALSHA), which also appends each command to
  * its origin's log ({@link CommandLog}) in the same atomic step, and reads or replaces the whole
- * {@link ReplicatedKeyspace} for state transfer. Not thread-safe: the replica's applier thread owns it.
+ * {@link ReplicatedKeyspace} for state transfer. The replica's applier thread owns it; writes (apply,
+ * restore) and {@link #listen} are serialised, so a {@link KeyWriteListener} sees every write made after
+ * it was added, and each write whole.
  */
 public final class RedisStateMachine {
 
@@ -65,6 +68,7 @@ public final class RedisStateMachine {
 
     private final JedisPool pool;
     private final ReplicatedKeyspace keyspace;
+    private final List<KeyWriteListener> listeners = new CopyOnWriteArrayList<>();
     private boolean scriptLoaded;
 
     public RedisStateMachine(JedisPool pool, ReplicatedKeyspace keyspace) {
@@ -72,12 +76,30 @@ public final class RedisStateMachine {
         this.keyspace = keyspace;
     }
 
+    /** Tells {@code listener} of every write from now on (after a write in progress, if any, has returned). */
+    public synchronized void listen(KeyWriteListener listener) {
+        listeners.add(listener);
+    }
+
     public ReplicatedKeyspace keyspace() {
         return keyspace;
     }
 
     /** Applies {@code commands} in order (one EVALSHA each, pipelined); the outcomes in the same order. */
-    public List<ApplyOutcome> apply(List<Command> commands) {
+    public synchronized List<ApplyOutcome> apply(List<Command> commands) {
+        if (!listeners.isEmpty()) {
+            List<String> keys = new ArrayList<>();
+            commands.forEach(command -> command.operations().forEach(operation -> keys.add(operation.key())));
+            listeners.forEach(listener -> listener.writing(keys));
+        }
+        try {
+            return applyToRedis(commands);
+        } finally {
+            listeners.forEach(KeyWriteListener::written);
+        }
+    }
+
+    private List<ApplyOutcome> applyToRedis(List<Command> commands) {
         try (Jedis jedis = pool.getResource()) {
             if (!scriptLoaded) {
                 jedis.scriptLoad(SCRIPT.text());
@@ -216,7 +238,16 @@ public final class RedisStateMachine {
     }
 
     /** Replaces every managed key and the applied table with the snapshot read from {@code source} (not closed). */
-    public void restore(InputStream source) throws IOException {
+    public synchronized void restore(InputStream source) throws IOException {
+        listeners.forEach(KeyWriteListener::replacing);
+        try {
+            restoreFrom(source);
+        } finally {
+            listeners.forEach(KeyWriteListener::written);
+        }
+    }
+
+    private void restoreFrom(InputStream source) throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(source, 64 * 1024));
         if (in.readInt() != SNAPSHOT_MAGIC) {
             throw new IOException("not a vpki replication snapshot");

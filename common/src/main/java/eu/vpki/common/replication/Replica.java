@@ -283,6 +283,15 @@ public final class Replica implements AutoCloseable {
         return current != null && current.watermarks().hasApplied(token);
     }
 
+    /**
+     * Tells {@code listener} of every write of this replica's state machine to its Redis from now on
+     * (the applier's and state transfer's; nothing else writes the managed keys), before the write is
+     * sent and before the applier reports it applied.
+     */
+    public void listen(KeyWriteListener listener) {
+        stateMachine.listen(listener);
+    }
+
     /** This replica's id. */
     public String id() {
         return config.replicaId();

@@ -47,9 +47,15 @@ public class EaConfiguration {
         return FleetKeys.KEYSPACE;
     }
 
+    /**
+     * The fleet state of this replica's Redis; with {@code vpki.ea.ec-cache-entries} above 0, the EC and
+     * station records of validations and re-enrolments are kept, invalidated by every write the replica
+     * applies to them (docs/ea.md, authorization validation step 4).
+     */
     @Bean
-    FleetState fleetState(JedisPool redis, Replica replica) {
-        return new FleetState(redis, replica::status);
+    FleetState fleetState(JedisPool redis, Replica replica, EaProperties ea) {
+        return ea.ecCacheEntries() == 0 ? new FleetState(redis, replica::status)
+                : FleetState.withEcCache(redis, replica, ea.ecCacheEntries());
     }
 
     @Bean

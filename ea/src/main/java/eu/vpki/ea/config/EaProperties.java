@@ -13,7 +13,8 @@ import java.time.Duration;
 
 /**
  * {@code vpki.ea.*}: the EA certificate, key aliases in the key store, the CTL file, request limits,
- * how far an EC's validity starts before its issuance.
+ * how far an EC's validity starts before its issuance, how many EC and station records validations keep
+ * ({@code ec-cache-entries}, 0: read Redis on every request).
  */
 @Validated
 @ConfigurationProperties("vpki.ea")
@@ -27,7 +28,8 @@ public record EaProperties(
         @DefaultValue("1000000") @Min(1) int replayCacheEntries,
         @DefaultValue("10s") Duration replicationTimeout,
         @DefaultValue("65536") @Min(256) int maxRequestBytes,
-        @DefaultValue("5m") Duration ecBackdate) {
+        @DefaultValue("5m") Duration ecBackdate,
+        @DefaultValue("4096") @Min(0) int ecCacheEntries) {
 
     public EaSettings toSettings() {
         return new EaSettings(requestWindow, clockSkew, replicationTimeout, ecBackdate);

@@ -95,6 +95,30 @@ class AuthorizationValidationServiceTest {
         assertRefused(toEa, EtsiCodes.Validation.DENIEDPERMISSIONS);
     }
 
+    /**
+     * The EA keeps the EC and station records of a validation for the next one (EcStationCache): each
+     * change applied after a successful validation must decide the next request of the same EC.
+     */
+    @ParameterizedTest
+    @CsvSource({"SUSPENDED", "REVOKED", "PERMISSIONS", "SUPERSEDED"})
+    void changeAppliedAfterAValidation_decidesTheNextRequestWithTheSameEc(String change) {
+        SimulatedStation station = ea.enrolled("VIN-CHG-" + change, EtsiCurve.NIST_P256);
+        OutgoingRequest first = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        assertThat(aa.read(ea.validation.validate(first.body()), first, EA).responseCode()).isEqualTo(EtsiCodes.Validation.OK);
+        OutgoingRequest next = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+
+        switch (change) {
+            case "SUSPENDED", "REVOKED" -> ea.setStatus(station, StationStatus.valueOf(change));
+            case "PERMISSIONS" -> ea.setPermissions(station, List.of(PsidSsp.of(Psids.DENM)));
+            default -> {
+                var again = station.initialRequest(EA, NOW.plusSeconds(1));
+                assertThat(station.readResponse(ea.enrolment.enrol(again.body()), again, EA).ok()).isTrue();
+            }
+        }
+
+        assertRefused(next, change.equals("SUPERSEDED") ? EtsiCodes.Validation.UNKNOWNITS : EtsiCodes.Validation.DENIEDPERMISSIONS);
+    }
+
     @Test
     void replicaOutOfService_decidesNothing_noEtsiAnswer_butAServerSideFailure_forTheAaToAskAnotherReplica() {
         SimulatedStation station = ea.enrolled("VIN-OUT", EtsiCurve.NIST_P256);

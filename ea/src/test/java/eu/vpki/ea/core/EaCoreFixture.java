@@ -49,7 +49,7 @@ final class EaCoreFixture implements AutoCloseable {
         identity = new EaIdentity(pki.ea, pki.eaSigner(), pki.eaEncKey);
         pool = redis.newPool();
         replica = TestReplicas.single(pool, clock, registry);
-        fleet = new FleetState(pool, replica::status);
+        fleet = FleetState.withEcCache(pool, replica, 64); // as deployed (vpki.ea.ec-cache-entries)
         SecureRandom random = new SecureRandom();
         enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, replays, audit, registry);
         validation = new AuthorizationValidationService(identity, fleet,
