@@ -4,6 +4,7 @@ import eu.vpki.aa.config.AaProperties;
 import eu.vpki.aa.core.AuthorizationService;
 import eu.vpki.shell.etsi.AccessPointServlet;
 import eu.vpki.shell.limits.RequestBodyLimit;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,8 +21,9 @@ public class WebConfiguration {
     }
 
     @Bean
-    ServletRegistrationBean<AccessPointServlet> authorizationAccessPoint(AuthorizationService service, AaProperties aa) {
+    ServletRegistrationBean<AccessPointServlet> authorizationAccessPoint(AuthorizationService service, AaProperties aa,
+                                                                         MeterRegistry registry) {
         return AccessPointServlet.registration("aa-authorization", aa.accessPointPath(), "an AuthorizationRequest",
-                new AuthorizationEndpoint(service));
+                new AuthorizationEndpoint(service), registry);
     }
 }

@@ -11,6 +11,7 @@ import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.shell.etsi.AccessPointServlet;
 import eu.vpki.shell.limits.RequestBodyLimit;
 import eu.vpki.shell.limits.RequestBodyLimitFilter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockFilterChain;
@@ -32,7 +33,8 @@ class AuthorizationEndpointTest {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
 
     private final AaFixture aa = new AaFixture(PKI);
-    private final AccessPointServlet servlet = new AccessPointServlet("an AuthorizationRequest", new AuthorizationEndpoint(aa.service));
+    private final AccessPointServlet servlet = new AccessPointServlet("aa-authorization", "an AuthorizationRequest",
+            new AuthorizationEndpoint(aa.service), new SimpleMeterRegistry());
     private final RequestBodyLimitFilter limit = new RequestBodyLimitFilter(
             List.of(new RequestBodyLimit("vpki.aa.max-request-bytes", List.of("/aa/authorization"), 4096)), 65536);
 

@@ -3,6 +3,7 @@ package eu.vpki.ea.web;
 import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EnrolmentService;
 import eu.vpki.shell.etsi.AccessPointServlet;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,13 +25,14 @@ public class EaAccessPoints {
     public static final String VALIDATION = "/ea/authorization-validation";
 
     @Bean
-    ServletRegistrationBean<AccessPointServlet> enrolmentAccessPoint(EnrolmentService enrolment) {
-        return AccessPointServlet.registration("ea-enrolment", ENROLMENT, "an EnrolmentRequest", enrolment::enrol);
+    ServletRegistrationBean<AccessPointServlet> enrolmentAccessPoint(EnrolmentService enrolment, MeterRegistry registry) {
+        return AccessPointServlet.registration("ea-enrolment", ENROLMENT, "an EnrolmentRequest", enrolment::enrol, registry);
     }
 
     @Bean
-    ServletRegistrationBean<AccessPointServlet> validationAccessPoint(AuthorizationValidationService validation) {
+    ServletRegistrationBean<AccessPointServlet> validationAccessPoint(AuthorizationValidationService validation,
+                                                                      MeterRegistry registry) {
         return AccessPointServlet.registration("ea-authorization-validation", VALIDATION, "an AuthorizationValidationRequest",
-                validation::validate);
+                validation::validate, registry);
     }
 }

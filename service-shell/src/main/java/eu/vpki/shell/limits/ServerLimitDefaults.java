@@ -31,6 +31,10 @@ public final class ServerLimitDefaults implements EnvironmentPostProcessor, Orde
         d.put("server.tomcat.connection-timeout", "20s");
         // an idle kept-alive connection is closed after this (Tomcat's default, kept explicit: clients reuse connections)
         d.put("server.tomcat.keep-alive-timeout", "60s");
+        // requests per kept-alive connection: Tomcat's default of 100 makes the AA and the load client reconnect
+        // every 100 requests (a TCP handshake, and a TLS one with TLS, per 100 ATs on each hop); still bounded, so a
+        // load balancer gets to spread long-lived clients again now and then
+        d.put("server.tomcat.max-keep-alive-requests", "10000");
         // what the container still reads of a body nobody read (after a refusal) before it closes the connection
         d.put("server.tomcat.max-swallow-size", "64KB");
         // form bodies are buffered by the container for request parameters; no endpoint takes a form

@@ -6,7 +6,10 @@ import eu.vpki.common.testing.LogCapture;
 import eu.vpki.common.testing.StreamedPost;
 import eu.vpki.shell.ShellTestApplication;
 import eu.vpki.shell.limits.RequestBodyLimit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -16,16 +19,27 @@ import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Over real HTTP (Tomcat): an access point servlet answers the raw bytes its exchange returns, and every
@@ -43,6 +57,9 @@ class AccessPointServletTest {
     @LocalServerPort
     int port;
 
+    @Autowired
+    MeterRegistry registry;
+
     @TestConfiguration
     static class AccessPoints {
         @Bean
@@ -55,7 +72,7 @@ class AccessPointServletTest {
          * with 7 is not served by a replica out of service.
          */
         @Bean
-        ServletRegistrationBean<AccessPointServlet> echo() {
+        ServletRegistrationBean<AccessPointServlet> echo(MeterRegistry registry) {
             return AccessPointServlet.registration("echo", "/etsi/echo", "an EchoRequest", body -> {
                 REACHED.incrementAndGet();
                 if (body.length > 0 && body[0] == 1) {
@@ -72,12 +89,12 @@ class AccessPointServletTest {
                     reversed[i] = body[body.length - 1 - i];
                 }
                 return reversed;
-            });
+            }, registry);
         }
 
         @Bean
-        ServletRegistrationBean<AccessPointServlet> root() {
-            return AccessPointServlet.registration("root", "/", "a RootRequest", body -> new byte[]{42});
+        ServletRegistrationBean<AccessPointServlet> root(MeterRegistry registry) {
+            return AccessPointServlet.registration("root", "/", "a RootRequest", body -> new byte[]{42}, registry);
         }
 
         @Bean
@@ -190,5 +207,69 @@ class AccessPointServletTest {
         HttpResponse<String> unknown = HTTP.send(HttpRequest.newBuilder(url("/nothing/here")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(unknown.body()).contains("\"error\":\"NOT_FOUND\"");
+    }
+
+    @Test
+    void accessPoints_areTimedByTheirOwnTimer_andLeftOutOfHttpServerRequests_whichOtherPathsKeep() throws Exception {
+        double before = httpServerRequests();
+        long answered = accessPointRequests("200");
+        long unsupported = accessPointRequests("415");
+        for (int i = 0; i < 3; i++) {
+            assertThat(post("/etsi/echo", "application/x-its-request", new byte[]{5}).statusCode()).isEqualTo(200);
+        }
+        assertThat(post("/etsi/echo", "application/json", new byte[]{5}).statusCode()).isEqualTo(415);
+        assertThat(HTTP.send(HttpRequest.newBuilder(url("/mvc/still-here")).GET().build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode()).isEqualTo(200);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> httpServerRequests() >= before + 1);
+        assertThat(httpServerRequests()).as("only the Spring MVC request is observed").isEqualTo(before + 1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(accessPointRequests("200")).isEqualTo(answered + 3);
+            assertThat(accessPointRequests("415")).isEqualTo(unsupported + 1);
+        });
+    }
+
+    /** Tomcat's default (100 requests per connection) made every client reconnect every 100 ATs: no longer. */
+    @Test
+    void keptAliveConnection_servesManyMoreThanTomcatsDefaultOf100Requests() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            for (int i = 0; i < 150; i++) {
+                out.write(("POST /etsi/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-its-request\r\n"
+                        + "Content-Length: 2\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(new byte[]{4, 5});
+                out.flush();
+                List<String> head = new ArrayList<>();
+                for (String line = line(in); !line.isEmpty(); line = line(in)) {
+                    head.add(line.toLowerCase(Locale.ROOT));
+                }
+                assertThat(head.get(0)).as("request %d", i).startsWith("http/1.1 200");
+                assertThat(head).as("request %d", i).doesNotContain("connection: close").contains("content-length: 2");
+                assertThat(in.readNBytes(2)).containsExactly(5, 4);
+            }
+        }
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new EOFException("connection closed after " + line);
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
+    private double httpServerRequests() {
+        return registry.find("http.server.requests").timers().stream().mapToDouble(Timer::count).sum();
+    }
+
+    private long accessPointRequests(String status) {
+        Timer timer = registry.find("vpki.access-point.requests").tags("access-point", "echo", "status", status).timer();
+        return timer == null ? 0 : timer.count();
     }
 }

@@ -18,6 +18,7 @@ class ServerLimitDefaultsTest {
         assertThat(env.getProperty("server.tomcat.max-swallow-size")).isEqualTo("64KB");
         assertThat(env.getProperty("server.tomcat.max-http-form-post-size")).isEqualTo("16KB");
         assertThat(env.getProperty("spring.servlet.multipart.enabled")).isEqualTo("false");
-        assertThat(ServerLimitDefaults.DEFAULTS).hasSize(9);
+        assertThat(env.getProperty("server.tomcat.max-keep-alive-requests")).isEqualTo("10000");
+        assertThat(ServerLimitDefaults.DEFAULTS).hasSize(10);
     }
 }
