@@ -42,7 +42,8 @@ import java.util.function.Function;
 
 /**
  * Canonical OER encoding and decoding of the ETSI / IEEE types, with each OER definition built once
- * (rebuilding it per call made encoding 2.2x slower). Decoding re-encodes and compares, so a
+ * (rebuilding it per call made encoding 2.2x slower) and copied into {@link UnlabelledElement}s, so
+ * that BouncyCastle's encoder does not build a debug label for each element it writes. Decoding re-encodes and compares, so a
  * non-canonical or trailing-garbage input is refused, and returns the ASN.1 class of the type: an
  * encoding the OER parser accepts but that class refuses (an extension alternative of a CHOICE, found
  * by fuzzing: docs/security.md) is malformed, not a library exception. Internal to the ETSI core:
@@ -78,7 +79,8 @@ public final class Coer {
         TO_BE_SIGNED_RCA_CTL(TrustListDefinitions.TO_BE_SIGNED_RCA_CTL, ASN1Sequence::getInstance),
         CA_CERTIFICATE_REQUEST(EtsiTs102941TypesCaManagement.CaCertificateRequest, CaCertificateRequest::getInstance);
 
-        private final OERDefinition.Builder builder;
+        /** BouncyCastle's definition, as its templates (or {@link TrustListDefinitions}) declare it. */
+        final OERDefinition.Builder builder;
         /** The ASN.1 class's {@code getInstance}: builds (and so checks) the typed structure. */
         private final Function<Object, ? extends ASN1Encodable> asn1Class;
 
@@ -92,8 +94,13 @@ public final class Coer {
 
     static {
         for (Type t : Type.values()) {
-            DEFINITIONS.put(t, t.builder.build());
+            DEFINITIONS.put(t, UnlabelledElement.copyOf(t.builder.build()));
         }
+    }
+
+    /** The definition encode and decode use: BouncyCastle's, without its debug labels ({@link UnlabelledElement}). */
+    static Element definition(Type type) {
+        return DEFINITIONS.get(type);
     }
 
     private Coer() {
