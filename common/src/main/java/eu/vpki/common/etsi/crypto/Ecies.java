@@ -121,20 +121,8 @@ public final class Ecies {
      * @throws PkiException {@link ErrorCode#DECRYPTION_FAILED} when the agreement fails
      */
     static byte[] sharedSecret(EtsiKeyPair ours, EtsiPublicKey theirs) {
-        if (ours.curve() != theirs.curve()) {
-            throw new PkiException(ErrorCode.WRONG_CURVE, "ECDH between " + ours.curve() + " and " + theirs.curve());
-        }
-        if (NativeP256.handles(ours.curve())) {
-            try {
-                return NativeP256.agree(ours.nativePrivateKey(), theirs.nativeKey());
-            } catch (java.security.GeneralSecurityException | RuntimeException e) {
-                throw new PkiException(ErrorCode.DECRYPTION_FAILED, "ECDH key agreement failed: " + e.getMessage(), e);
-            }
-        }
-        if (MontgomeryBrainpool.handles(ours.curve())) {
-            return MontgomeryBrainpool.arithmetic(ours.curve()).sharedX(ours.scalar(), theirs.brainpoolPoint());
-        }
-        return BouncyCastleEc.sharedX(ours, theirs);
+        byte[] z = fastSharedX(ours, theirs, ErrorCode.DECRYPTION_FAILED);
+        return z != null ? z : BouncyCastleEc.sharedX(ours, theirs);
     }
 
     /**
@@ -154,20 +142,32 @@ public final class Ecies {
      * @throws PkiException {@link ErrorCode#INVALID_KEY} when the agreement fails
      */
     static byte[] sharedSecretWithRecipient(EtsiKeyPair ephemeral, EtsiPublicKey recipient) {
-        if (ephemeral.curve() != recipient.curve()) {
-            throw new PkiException(ErrorCode.WRONG_CURVE, "ECDH between " + ephemeral.curve() + " and " + recipient.curve());
+        byte[] z = fastSharedX(ephemeral, recipient, ErrorCode.INVALID_KEY);
+        return z != null ? z : BouncyCastleEc.sharedXWithComb(ephemeral, recipient);
+    }
+
+    /**
+     * Z in AWS-LC (nistP256) or in the Montgomery brainpool arithmetic (which picks its ladder or,
+     * for a point used again and again, its comb); null where neither runs the curve in this JVM.
+     *
+     * @throws PkiException {@link ErrorCode#WRONG_CURVE} for keys on two curves, {@code onFailure}
+     *                      when AWS-LC refuses the agreement
+     */
+    private static byte[] fastSharedX(EtsiKeyPair ours, EtsiPublicKey theirs, ErrorCode onFailure) {
+        if (ours.curve() != theirs.curve()) {
+            throw new PkiException(ErrorCode.WRONG_CURVE, "ECDH between " + ours.curve() + " and " + theirs.curve());
         }
-        if (NativeP256.handles(recipient.curve())) {
+        if (NativeP256.handles(ours.curve())) {
             try {
-                return NativeP256.agree(ephemeral.nativePrivateKey(), recipient.nativeKey());
+                return NativeP256.agree(ours.nativePrivateKey(), theirs.nativeKey());
             } catch (java.security.GeneralSecurityException | RuntimeException e) {
-                throw new PkiException(ErrorCode.INVALID_KEY, "ECDH with " + recipient + " failed: " + e.getMessage(), e);
+                throw new PkiException(onFailure, "ECDH key agreement with " + theirs + " failed: " + e.getMessage(), e);
             }
         }
-        if (MontgomeryBrainpool.handles(recipient.curve())) {
-            return MontgomeryBrainpool.arithmetic(recipient.curve()).sharedX(ephemeral.scalar(), recipient.brainpoolPoint());
+        if (MontgomeryBrainpool.handles(ours.curve())) {
+            return MontgomeryBrainpool.arithmetic(ours.curve()).sharedX(ours.scalar(), theirs.brainpoolPoint());
         }
-        return BouncyCastleEc.sharedXWithComb(ephemeral, recipient);
+        return null;
     }
 
     /** IEEE 1363a KDF2 with SHA-256: SHA-256(Z || counter || P) for counter = 1, 2, ..., truncated to length. */
