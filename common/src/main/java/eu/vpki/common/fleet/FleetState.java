@@ -3,6 +3,7 @@ package eu.vpki.common.fleet;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.replication.KeyWriteListener;
 import eu.vpki.common.replication.RecordReader;
 import eu.vpki.common.replication.RedisStateMachine;
 import eu.vpki.common.replication.Replica;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -61,15 +63,18 @@ public final class FleetState {
      * in an {@link EcStationCache} that the replica tells of every write (never older than what it applied).
      */
     public static FleetState withEcCache(JedisPool redis, Replica replica, int ecEntries) {
-        EcStationCache ecs = new EcStationCache(ecEntries);
-        replica.listen(ecs);
-        return new FleetState(redis, new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES), replica::status, ecs);
+        return withEcCache(redis, replica::listen, replica::status, ecEntries);
     }
 
     /** As {@link #withEcCache(JedisPool, Replica, int)}, for a state machine and status of the caller's (tests). */
     static FleetState withEcCache(JedisPool redis, RedisStateMachine stateMachine, Supplier<ReplicaStatus> replica, int ecEntries) {
+        return withEcCache(redis, stateMachine::listen, replica, ecEntries);
+    }
+
+    private static FleetState withEcCache(JedisPool redis, Consumer<KeyWriteListener> writes, Supplier<ReplicaStatus> replica,
+                                          int ecEntries) {
         EcStationCache ecs = new EcStationCache(ecEntries);
-        stateMachine.listen(ecs);
+        writes.accept(ecs);
         return new FleetState(redis, new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES), replica, ecs);
     }
 

@@ -147,15 +147,13 @@ public final class AccessPointServlet extends HttpServlet {
     private int answer(HttpServletRequest request, HttpServletResponse response) throws IOException {
         if (!"POST".equals(request.getMethod())) {
             response.setHeader(HttpHeaders.ALLOW, "POST");
-            problem(request, response, Problems.of(HttpStatus.METHOD_NOT_ALLOWED, ProblemStatus.codeOf(HttpStatus.METHOD_NOT_ALLOWED),
+            return problem(request, response, Problems.of(HttpStatus.METHOD_NOT_ALLOWED, ProblemStatus.codeOf(HttpStatus.METHOD_NOT_ALLOWED),
                     "Request method '" + request.getMethod() + "' is not supported"), null);
-            return HttpServletResponse.SC_METHOD_NOT_ALLOWED;
         }
         String type = request.getContentType();
         if (type == null || !isItsRequest(type)) {
-            problem(request, response, Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, ProblemStatus.codeOf(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
+            return problem(request, response, Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, ProblemStatus.codeOf(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
                     "POST " + message + " as " + ITS_REQUEST + (type == null ? "" : ", not " + type)), null);
-            return HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE;
         }
         byte[] body;
         try (InputStream in = request.getInputStream()) {
