@@ -63,8 +63,11 @@ import static org.awaitility.Awaitility.await;
  * AA issuance throughput on this machine (issue #5; results in docs/benchmarks.md, "AA issuance").
  * Not a test: run it with {@code aa/src/test/bench/run-aa-benchmark.sh}.
  *
- * <p>One run: the real RCA, DC, Operator and one EA replica (own Redis) start in this JVM; the AA
- * runs as 1, 2 and 4 separate JVM processes serving the same certificate. Stations are registered
+ * <p>One run: the real RCA, DC and Operator start in this JVM, one EA replica (own Redis) as a JVM process of its
+ * own, and the AA as 1, 2 and 4 separate JVM processes serving the same certificate; the EA and AA processes run
+ * on their modules' runtime class paths, as deployed (without the other authorities' classes and the Spring
+ * Security and springdoc they bring, which this JVM needs), and with nothing else in them, so the CPU each uses
+ * is the service's alone. Stations are registered
  * through the Operator and enrolled at the EA; AT requests (proof of possession, EC signature
  * encrypted for the EA) are built before each measurement, never during it. A closed loop of N
  * workers, each with one persistent HTTP/1.1 connection to one AA process (round robin), posts them
@@ -79,12 +82,13 @@ import static org.awaitility.Awaitility.await;
  * {@code bench.aas} (1,2,4), {@code bench.concurrency} (1,2,4,8,16,32, for one
  * AA), {@code bench.concurrency.many} (8,16,32, for several AAs), {@code bench.warmup} (PT20S),
  * {@code bench.measure} (PT10S), {@code bench.ea-client} (APACHE, the default, or JDK), {@code bench.aa-heap}
- * (512m), {@code bench.aa-jvm} (more AA JVM options, space-separated; -XX:+UseParallelGC, as deployed), {@code bench.jfr} (false: true records a JFR profile per AA process into {@code bench.out}),
- * {@code bench.aa-classpath} (this JVM's class path: the AA processes' class path; {@code run-aa-benchmark.sh} passes
- * the AA's runtime class path, as deployed, without the other authorities' classes and the Spring Security and springdoc
- * they bring), {@code bench.async-profiler} (none: the path of async-profiler's {@code libasyncProfiler.so}, e.g. unpacked from
- * {@code tools.profiler:async-profiler} on Maven Central; each measured level is then profiled in every AA process and in
- * this JVM through {@code jcmd JVMTI.agent_load}, CPU samples with kernel frames, written as collapsed stacks
+ * (512m), {@code bench.aa-jvm} (more AA JVM options, space-separated; -XX:+UseParallelGC, as deployed), {@code bench.jfr} (false: true records a JFR profile per AA and EA process, and one of this JVM per level, into {@code bench.out}),
+ * {@code bench.ea-heap} (512m), {@code bench.ea-jvm} (more EA JVM options; -XX:+UseParallelGC, as deployed),
+ * {@code bench.aa-classpath} and {@code bench.ea-classpath} (this JVM's class path: the AA and EA processes' class paths;
+ * {@code run-aa-benchmark.sh} passes the modules' runtime class paths, as deployed),
+ * {@code bench.async-profiler} (none: the path of async-profiler's {@code libasyncProfiler.so}, e.g. unpacked from
+ * {@code tools.profiler:async-profiler} on Maven Central; each measured level is then profiled in every AA process, the EA
+ * process and this JVM through {@code jcmd JVMTI.agent_load}, CPU samples with kernel frames, written as collapsed stacks
  * {@code <process>-<n>aa-c<c>.collapsed} into {@code bench.out}), {@code bench.out} (target/aa-benchmark),
  * {@code bench.etsi-tls} (false; true: the DC, the EA and the AAs speak TLS only, so both hops, vehicle to
  * AA and AA to EA, run over TLS 1.3 on kept-alive connections; each level then also reports how many TCP
@@ -108,6 +112,9 @@ public final class AaThroughputBenchmark {
     static final Path OUT = Path.of(prop("bench.out", "target/aa-benchmark"));
     static final String ASYNC_PROFILER = prop("bench.async-profiler", "");
     static final String AA_CLASSPATH = prop("bench.aa-classpath", System.getProperty("java.class.path"));
+    static final String EA_HEAP = prop("bench.ea-heap", "512m");
+    static final List<String> EA_JVM = List.of(prop("bench.ea-jvm", "-XX:+UseParallelGC").trim().split("\\s+"));
+    static final String EA_CLASSPATH = prop("bench.ea-classpath", System.getProperty("java.class.path"));
     static final boolean ETSI_TLS = Boolean.parseBoolean(prop("bench.etsi-tls", "false"));
     /** The workers' TLS client: trusts the test TLS CA only (null without {@link #ETSI_TLS}). */
     static final javax.net.ssl.SSLSocketFactory WORKER_TLS = ETSI_TLS
@@ -124,7 +131,7 @@ public final class AaThroughputBenchmark {
     /** One measured level. */
     record Result(String setup, int concurrency, long completed, long errors, double seconds, double issuedPerSecond,
                   Histogram latency, Map<String, Double> phaseMillis, long refused, double serverCpuMsPerAt, double clientCpuMsPerAt,
-                  double coresUsed) {
+                  double coresUsed, String cpuByProcess) {
         double perSecond() {
             return completed / seconds;
         }
@@ -141,6 +148,9 @@ public final class AaThroughputBenchmark {
     /** The AA processes' actuator (health, Prometheus) ports. */
     private final List<Integer> aaManagementPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
     private final StringBuilder report = new StringBuilder();
+    /** The EA replica's process (one for the whole run) and the AA processes of the current setup. */
+    private final List<Process> eaProcesses = new ArrayList<>();
+    private List<Process> aaProcesses = List.of();
 
     public static void main(String[] args) throws Exception {
         Files.createDirectories(OUT);
@@ -148,6 +158,7 @@ public final class AaThroughputBenchmark {
         try {
             bench.run();
         } finally {
+            stop(bench.eaProcesses);
             bench.pki.close();
         }
         System.exit(0);
@@ -161,19 +172,26 @@ public final class AaThroughputBenchmark {
                 + "; crypto " + eu.vpki.common.etsi.crypto.CryptoBackend.description()
                 + " (AA processes inherit VPKI_CRYPTO_NATIVE and VPKI_CRYPTO_BRAINPOOL, or take -Dvpki.crypto.native / -Dvpki.crypto.brainpool in bench.aa-jvm)"
                 + "; AA class path " + (AA_CLASSPATH.equals(System.getProperty("java.class.path")) ? "the harness's (test scope)" : "bench.aa-classpath")
+                + ", EA class path " + (EA_CLASSPATH.equals(System.getProperty("java.class.path")) ? "the harness's (test scope)" : "bench.ea-classpath")
+                + ", EA JVM options " + EA_JVM
                 + "; warm-up " + WARMUP + ", measure " + MEASURE + "; ETSI endpoints " + (ETSI_TLS ? "TLS only (vehicle to AA and AA to EA)" : "plain HTTP")
                 + "; load average " + loadAverage());
         pki.startRcaAndDc();
         ea = pki.certifyEa("ea-bench", 1);
         pki.certifyAa(aaUri(aaPorts.get(0)));
         pki.publishCtlToEas(1, 1);
-        pki.startCluster(ea, "ASYNC");
+        pki.startCluster(ea, "ASYNC", (replica, arguments) -> eaProcesses.add(startService("ea-" + replica, EA_HEAP, EA_JVM, EA_CLASSPATH,
+                "eu.vpki.ea.EaApplication", arguments)));
+        for (int i = 0; i < eaProcesses.size(); i++) {
+            awaitHealthy(eaProcesses.get(i), ea.managementPorts.get(i));
+        }
+        log("EA replica process(es) up");
         enrolStations();
 
         List<Result> results = new ArrayList<>();
         results.addAll(ceiling("before"));
         for (int n : AAS) {
-            List<Process> aas = startAas(n);
+            aaProcesses = startAas(n);
             try {
                 // in chunks: each chunk's requests are built just before it, so a long warm-up does not
                 // send requests older than the AA's request window (they would be refused, correctly)
@@ -184,7 +202,8 @@ public final class AaThroughputBenchmark {
                     results.add(closedLoop(n, c, MEASURE, n + " AA"));
                 }
             } finally {
-                stop(aas);
+                stop(aaProcesses);
+                aaProcesses = List.of();
             }
         }
         results.addAll(ceiling("after"));
@@ -212,38 +231,52 @@ public final class AaThroughputBenchmark {
         log(STATIONS + " stations registered through the Operator and enrolled at the EA");
     }
 
-    List<Process> startAas(int n) throws IOException {
+    List<Process> startAas(int n) {
         List<Process> processes = new ArrayList<>();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         for (int i = 0; i < n; i++) {
-            List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + AA_HEAP, "-Xmx" + AA_HEAP));
-            cmd.addAll(AA_JVM);
-            if (JFR) {
-                cmd.add("-XX:StartFlightRecording=filename=" + OUT.toAbsolutePath().resolve("aa-" + n + "-" + i + ".jfr")
-                        + ",settings=profile,dumponexit=true");
-            }
-            cmd.addAll(List.of("-cp", AA_CLASSPATH, "eu.vpki.aa.AaApplication"));
-            cmd.addAll(pki.aaArguments(aaPorts.get(i), aaManagementPorts.get(i), "bench-" + n + "-" + i, "--vpki.aa.ea.client=" + EA_CLIENT,
-                    "--logging.level.root=WARN", "--vpki.aa.replay-cache-entries=400000"));
-            processes.add(new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(OUT.resolve("aa-" + n + "-" + i + ".log").toFile()).start());
+            processes.add(startService("aa-" + n + "-" + i, AA_HEAP, AA_JVM, AA_CLASSPATH, "eu.vpki.aa.AaApplication",
+                    pki.aaArguments(aaPorts.get(i), aaManagementPorts.get(i), "bench-" + n + "-" + i, "--vpki.aa.ea.client=" + EA_CLIENT,
+                            "--logging.level.root=WARN", "--vpki.aa.replay-cache-entries=400000")));
         }
         for (int i = 0; i < n; i++) {
-            URI health = URI.create("http://127.0.0.1:" + aaManagementPorts.get(i) + "/actuator/health");
-            Process p = processes.get(i);
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
-                if (!p.isAlive()) {
-                    throw new IllegalStateException("AA process exited: see " + OUT);
-                }
-                try {
-                    return LocalPki.get(health).statusCode() == 200;
-                } catch (RuntimeException notYet) {
-                    return false;
-                }
-            });
+            awaitHealthy(processes.get(i), aaManagementPorts.get(i));
         }
         log(n + " AA process(es) up");
         return processes;
+    }
+
+    /**
+     * Starts one service as a JVM process of its own: {@code java -Xms<heap> -Xmx<heap> <jvm> -cp <classPath> <mainClass>
+     * <arguments>}, output in {@code <OUT>/<name>.log}, with a JFR recording into {@code <OUT>/<name>.jfr} under {@code bench.jfr}.
+     */
+    static Process startService(String name, String heap, List<String> jvm, String classPath, String mainClass, List<String> arguments) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms" + heap, "-Xmx" + heap));
+        cmd.addAll(jvm);
+        if (JFR) {
+            cmd.add("-XX:StartFlightRecording=filename=" + OUT.toAbsolutePath().resolve(name + ".jfr") + ",settings=profile,dumponexit=true");
+        }
+        cmd.addAll(List.of("-cp", classPath, mainClass));
+        cmd.addAll(arguments);
+        try {
+            return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(OUT.resolve(name + ".log").toFile()).start();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot start " + name, e);
+        }
+    }
+
+    /** Waits until the process's actuator on {@code managementPort} reports it healthy (for a replica: serving). */
+    static void awaitHealthy(Process p, int managementPort) {
+        URI health = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health");
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("service process exited: see its log in " + OUT);
+            }
+            try {
+                return LocalPki.get(health).statusCode() == 200;
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        });
     }
 
     static void stop(List<Process> processes) {
@@ -275,7 +308,7 @@ public final class AaThroughputBenchmark {
     Result closedLoop(int aas, int concurrency, Duration duration, String setup) throws Exception {
         List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
         Map<String, double[]> before = scrape(aas);
-        long[] splitBefore = cpuSplit();
+        CpuSplit splitBefore = cpuSplit();
         jdk.jfr.Recording recording = null;
         if (JFR && !setup.equals("warm-up")) {
             recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
@@ -338,7 +371,7 @@ public final class AaThroughputBenchmark {
         double seconds = (lastEnd.get() - start) / 1e9;
         long cpuTotal = processCpuNanos() - cpuBefore;
         long opened = tcpActiveOpens() - opensBefore;
-        long[] splitAfter = cpuSplit();
+        CpuSplit split = cpuSplit().minus(splitBefore);
         if (profiled) {
             asyncProfiler("stop", aas + "aa-c" + concurrency);
         }
@@ -359,8 +392,10 @@ public final class AaThroughputBenchmark {
             phases.put(phase, a[1] - b[1] == 0 ? 0 : (a[0] - b[0]) / (a[1] - b[1]) * 1000);
         }
         Result result = new Result(setup, concurrency, all.getTotalCount(), errors.get(), seconds, issued / seconds, all, phases,
-                (long) refused + checkedRefusals.get(), (cpuTotal - clientCpu.get()) / 1e6 / Math.max(1, issued),
-                clientCpu.get() / 1e6 / Math.max(1, issued), cpuTotal / 1e9 / seconds);
+                (long) refused + checkedRefusals.get(), split.services() / 1e6 / Math.max(1, issued),
+                clientCpu.get() / 1e6 / Math.max(1, issued), cpuTotal / 1e9 / seconds,
+                String.format(Locale.ROOT, "%.2f + %.2f + %.2f", split.aa() / 1e6 / Math.max(1, issued), split.ea() / 1e6 / Math.max(1, issued),
+                        split.redis() / 1e6 / Math.max(1, issued)));
         log(String.format(Locale.ROOT, "%-8s c=%2d  %7.1f req/s  %7.1f AT/s issued  p50 %6.2f ms  p99 %6.2f ms  p99.9 %6.2f ms  max %7.2f ms"
                         + "  errors %d  refused %d  phases ms: decrypt %.2f validation %.2f issue %.2f encrypt %.2f"
                         + "  cpu ms/AT: server %.2f client %.2f  cores %.2f  load %s",
@@ -368,31 +403,36 @@ public final class AaThroughputBenchmark {
                 all.getMaxValue() / 1000.0, errors.get(), result.refused(), phases.get("decrypt"), phases.get("validation"),
                 phases.get("issue"), phases.get("encrypt"), result.serverCpuMsPerAt(), result.clientCpuMsPerAt(), result.coresUsed(),
                 loadAverage()));
-        long kernelTicks = splitAfter[3] - splitBefore[3];
-        long userTicks = splitAfter[4] - splitBefore[4];
-        log(String.format(Locale.ROOT, "         CPU ms/AT by process: AA JVM(s) %.2f, EA+Operator+RCA+DC JVM (without the load generator) %.2f, redis %.2f;"
-                        + " kernel share of the JVMs' CPU %.0f %%; AA JIT compiler threads %.2f s; TCP connections opened on the machine %d"
+        double perAt = 1e6 * Math.max(1, issued);
+        log(String.format(Locale.ROOT, "         CPU ms/AT by process: AA JVM(s) %.2f, EA JVM %.2f, redis %.2f; rest: this JVM %.2f"
+                        + " (load generator %.2f, the rest Operator, RCA, DC, GC and JIT); kernel share of the AA and EA JVMs' CPU %.0f %%;"
+                        + " their JIT compiler threads %.2f s; TCP connections opened on the machine %d"
                         + " (for %d requests and as many AA-to-EA calls); window %s-%s",
-                (splitAfter[0] - splitBefore[0]) / 1e6 / Math.max(1, issued),
-                (splitAfter[1] - splitBefore[1] - clientCpu.get()) / 1e6 / Math.max(1, issued),
-                (splitAfter[2] - splitBefore[2]) / 1e6 / Math.max(1, issued),
-                100.0 * kernelTicks / Math.max(1, kernelTicks + userTicks), (splitAfter[5] - splitBefore[5]) / 100.0, opened,
+                split.aa() / perAt, split.ea() / perAt, split.redis() / perAt, split.harness() / perAt, clientCpu.get() / perAt,
+                100.0 * split.serviceKernelTicks() / Math.max(1, split.serviceKernelTicks() + split.serviceUserTicks()),
+                split.serviceCompilerTicks() / 100.0, opened,
                 all.getTotalCount(), wallStart, LocalTime.now().truncatedTo(ChronoUnit.SECONDS)));
         return result;
     }
 
     /**
-     * Sends one async-profiler command to every AA process and to this JVM ({@code jcmd JVMTI.agent_load}); with a
-     * {@code label}, each process's profile goes to {@code <OUT>/<aa-i|harness>-<label>.collapsed}.
+     * Sends one async-profiler command to every AA process, the EA process and this JVM ({@code jcmd JVMTI.agent_load}); with
+     * a {@code label}, each process's profile goes to {@code <OUT>/<aa-i|ea-i|harness>-<label>.collapsed}.
      */
-    static void asyncProfiler(String command, String label) throws IOException, InterruptedException {
-        List<ProcessHandle> jvms = new ArrayList<>(aaProcesses());
-        jvms.add(ProcessHandle.current());
+    void asyncProfiler(String command, String label) throws IOException, InterruptedException {
+        Map<String, Long> jvms = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < aaProcesses.size(); i++) {
+            jvms.put("aa-" + i, aaProcesses.get(i).pid());
+        }
+        for (int i = 0; i < eaProcesses.size(); i++) {
+            jvms.put("ea-" + i, eaProcesses.get(i).pid());
+        }
+        jvms.put("harness", ProcessHandle.current().pid());
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        for (int i = 0; i < jvms.size(); i++) {
-            long pid = jvms.get(i).pid();
+        for (Map.Entry<String, Long> jvm : jvms.entrySet()) {
+            long pid = jvm.getValue();
             String options = label == null ? command
-                    : command + ",collapsed,file=" + OUT.toAbsolutePath().resolve((pid == ProcessHandle.current().pid() ? "harness" : "aa-" + i) + "-" + label + ".collapsed");
+                    : command + ",collapsed,file=" + OUT.toAbsolutePath().resolve(jvm.getKey() + "-" + label + ".collapsed");
             // quoted: jcmd would take an unquoted "a=b" for a named argument of its own
             Process p = new ProcessBuilder(jcmd, Long.toString(pid), "JVMTI.agent_load", ASYNC_PROFILER, "\"" + options + "\"")
                     .redirectErrorStream(true).start();
@@ -475,7 +515,8 @@ public final class AaThroughputBenchmark {
 
     Result runCeiling(AuthorizationService service, int threads, Duration duration, String setup) throws InterruptedException {
         List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
-        long cpuBefore = processCpuNanos();
+        // this JVM only: the ceiling's work is all here (the idle EA process and redis-servers are not part of it)
+        long cpuBefore = ownCpuNanos();
         AtomicInteger cursor = new AtomicInteger();
         AtomicLong issued = new AtomicLong();
         List<Histogram> histograms = new ArrayList<>();
@@ -507,9 +548,9 @@ public final class AaThroughputBenchmark {
         double seconds = (lastEnd.get() - start) / 1e9;
         Histogram all = new Histogram(60_000_000L, 3);
         histograms.forEach(all::add);
-        long cpu = processCpuNanos() - cpuBefore;
+        long cpu = ownCpuNanos() - cpuBefore;
         Result r = new Result(setup, threads, all.getTotalCount(), all.getTotalCount() - issued.get(), seconds, issued.get() / seconds,
-                all, Map.of(), 0, cpu / 1e6 / Math.max(1, issued.get()), 0, cpu / 1e9 / seconds);
+                all, Map.of(), 0, cpu / 1e6 / Math.max(1, issued.get()), 0, cpu / 1e9 / seconds, "");
         log(String.format(Locale.ROOT, "%-16s threads=%d  %7.1f AT/s  p50 %6.2f ms  p99 %6.2f ms  not issued %d  cpu ms/AT %.2f  cores %.2f  load %s",
                 setup, threads, r.issuedPerSecond(), r.millis(50), r.millis(99), r.errors(), r.serverCpuMsPerAt(), r.coresUsed(),
                 loadAverage()));
@@ -520,13 +561,13 @@ public final class AaThroughputBenchmark {
 
     void table(List<Result> results) {
         log("");
-        log("| setup | concurrency | AT/s issued | requests/s | p50 ms | p99 ms | p99.9 ms | errors | server CPU ms/AT | client CPU ms/AT | cores used | decrypt ms | validation ms | issue ms | encrypt ms |");
-        log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        log("| setup | concurrency | AT/s issued | requests/s | p50 ms | p99 ms | p99.9 ms | errors | server CPU ms/AT | AA + EA JVM + redis | client CPU ms/AT | cores used | decrypt ms | validation ms | issue ms | encrypt ms |");
+        log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Result r : results) {
             Map<String, Double> p = r.phaseMillis();
-            log(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %.2f | %.2f | %.2f | %s | %s | %s | %s |", r.setup(),
+            log(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %.2f | %s | %.2f | %.2f | %s | %s | %s | %s |", r.setup(),
                     r.concurrency(), r.issuedPerSecond(), r.perSecond(), r.millis(50), r.millis(99), r.millis(99.9), r.errors(),
-                    r.serverCpuMsPerAt(), r.clientCpuMsPerAt(), r.coresUsed(),
+                    r.serverCpuMsPerAt(), r.cpuByProcess(), r.clientCpuMsPerAt(), r.coresUsed(),
                     fmt(p.get("decrypt")), fmt(p.get("validation")), fmt(p.get("issue")), fmt(p.get("encrypt"))));
         }
     }
@@ -547,57 +588,66 @@ public final class AaThroughputBenchmark {
     static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
     /**
-     * CPU time of this JVM and every process it started (AA JVMs, redis-server): everything the
+     * CPU time of this JVM and every process it started (AA and EA JVMs, redis-servers): everything the
      * benchmark runs on this machine, load generator included.
      */
     static long processCpuNanos() {
-        long own = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
-        long children = ProcessHandle.current().descendants().mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
-        return own + children;
+        long children = ProcessHandle.current().descendants().mapToLong(AaThroughputBenchmark::cpuNanos).sum();
+        return ownCpuNanos() + children;
     }
 
-    /** CPU nanoseconds of {AA JVMs, this JVM, redis-server processes}. */
-    static long[] cpuSplit() {
-        long own = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+    /** CPU time of this JVM alone. */
+    static long ownCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-        long aa = 0;
-        for (ProcessHandle p : aaProcesses()) {
-            aa += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    }
+
+    static long cpuNanos(ProcessHandle p) {
+        return p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+    }
+
+    /** CPU of each part of the run, in nanoseconds except the ticks. */
+    record CpuSplit(long aa, long ea, long harness, long redis, long serviceKernelTicks, long serviceUserTicks, long serviceCompilerTicks) {
+        CpuSplit minus(CpuSplit o) {
+            return new CpuSplit(aa - o.aa, ea - o.ea, harness - o.harness, redis - o.redis, serviceKernelTicks - o.serviceKernelTicks,
+                    serviceUserTicks - o.serviceUserTicks, serviceCompilerTicks - o.serviceCompilerTicks);
         }
-        long redis = ProcessHandle.current().descendants().filter(AaThroughputBenchmark::isRedis)
-                .mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
-        // kernel and user ticks of the AA processes and this JVM; JIT compiler threads of the AA processes
+
+        /** The services' CPU: the AA and EA JVMs and the redis-servers. */
+        long services() {
+            return aa + ea + redis;
+        }
+    }
+
+    /** The CPU so far of the AA JVMs, the EA JVMs, this JVM and the redis-servers; kernel, user and JIT compiler ticks of the AA and EA JVMs. */
+    CpuSplit cpuSplit() {
+        List<ProcessHandle> services = new ArrayList<>();
+        aaProcesses.forEach(p -> services.add(p.toHandle()));
+        eaProcesses.forEach(p -> services.add(p.toHandle()));
+        long aa = aaProcesses.stream().mapToLong(p -> cpuNanos(p.toHandle())).sum();
+        long ea = eaProcesses.stream().mapToLong(p -> cpuNanos(p.toHandle())).sum();
+        long redis = ProcessHandle.current().descendants().filter(AaThroughputBenchmark::isRedis).mapToLong(AaThroughputBenchmark::cpuNanos).sum();
         long kernel = 0;
         long user = 0;
         long compiler = 0;
-        List<ProcessHandle> jvms = new ArrayList<>(aaProcesses());
-        jvms.add(ProcessHandle.current());
-        for (ProcessHandle p : jvms) {
+        for (ProcessHandle p : services) {
             Path proc = Path.of("/proc", Long.toString(p.pid()));
             Optional<ProcStat> stat = ProcStat.read(proc.resolve("stat"));
             kernel += stat.map(ProcStat::kernelTicks).orElse(0L);
             user += stat.map(ProcStat::userTicks).orElse(0L);
-            if (p.pid() != ProcessHandle.current().pid()) {
-                try (var tasks = Files.list(proc.resolve("task"))) {
-                    compiler += tasks.map(task -> ProcStat.read(task.resolve("stat"))).flatMap(Optional::stream)
-                            .filter(t -> t.name().startsWith("C1 Compiler") || t.name().startsWith("C2 Compiler"))
-                            .mapToLong(t -> t.kernelTicks() + t.userTicks()).sum();
-                } catch (IOException | RuntimeException noProc) {
-                    // not Linux, or the process is gone
-                }
+            try (var tasks = Files.list(proc.resolve("task"))) {
+                compiler += tasks.map(task -> ProcStat.read(task.resolve("stat"))).flatMap(Optional::stream)
+                        .filter(t -> t.name().startsWith("C1 Compiler") || t.name().startsWith("C2 Compiler"))
+                        .mapToLong(t -> t.kernelTicks() + t.userTicks()).sum();
+            } catch (IOException | RuntimeException noProc) {
+                // not Linux, or the process is gone
             }
         }
-        return new long[]{aa, own, redis, kernel, user, compiler};
+        return new CpuSplit(aa, ea, ownCpuNanos(), redis, kernel, user, compiler);
     }
 
     static boolean isRedis(ProcessHandle p) {
         return p.info().command().orElse("").contains("redis");
-    }
-
-    /** The AA processes this harness started: its descendants other than the redis-servers. */
-    static List<ProcessHandle> aaProcesses() {
-        return ProcessHandle.current().descendants().filter(p -> !isRedis(p)).toList();
     }
 
     /** A process's or thread's name and CPU from its {@code /proc/.../stat} (fields 2, 14 and 15), in clock ticks. */

@@ -38,6 +38,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -78,6 +79,8 @@ public final class LocalPki implements AutoCloseable {
     public static final class Ea {
         public final String name;
         public final List<Integer> replicaPorts;
+        /** Where each replica's actuator (health, Prometheus) listens. */
+        public final List<Integer> managementPorts;
         public final int operatorPort = freePort();
         public final Path keystore;
         public final Path certificateFile;
@@ -96,6 +99,7 @@ public final class LocalPki implements AutoCloseable {
                 ports.add(freePort());
             }
             this.replicaPorts = List.copyOf(ports);
+            this.managementPorts = ports.stream().map(p -> freePort()).toList();
             this.keystore = dir.resolve(name + ".p12");
             this.certificateFile = dir.resolve(name + ".cert");
         }
@@ -231,8 +235,25 @@ public final class LocalPki implements AutoCloseable {
 
     // ---- EA clusters ----
 
-    /** Starts the Operator replica and the EA replicas of {@code ea}, one JGroups group, each with its own Redis. */
+    /** Starts the Operator replica and the EA replicas of {@code ea} in this JVM, one JGroups group, each with its own Redis. */
     public void startCluster(Ea ea, String propagation) {
+        startCluster(ea, propagation, (replica, arguments) -> {
+            ConfigurableApplicationContext context = new SpringApplicationBuilder(EaApplication.class).run(arguments.toArray(String[]::new));
+            toClose.add(context::close);
+            ea.replicas.add(context);
+        });
+        List<ConfigurableApplicationContext> group = new ArrayList<>(ea.replicas);
+        await().atMost(Duration.ofSeconds(60)).until(() -> group.stream()
+                .allMatch(context -> context.getBean(Replica.class).status().serving()));
+    }
+
+    /**
+     * Starts the Operator replica of {@code ea} in this JVM and has {@code startReplica} start each EA replica from its
+     * command-line arguments (for {@link EaApplication}), e.g. as a process of its own; one JGroups group, each replica
+     * with its own Redis. Returns when the Operator serves (a majority of the group has joined); whether each EA replica
+     * serves is for the caller to wait for.
+     */
+    public void startCluster(Ea ea, String propagation, BiConsumer<Integer, List<String>> startReplica) {
         List<Integer> jgroups = new ArrayList<>();
         for (int i = 0; i <= ea.replicaPorts.size(); i++) {
             jgroups.add(freePort());
@@ -246,17 +267,15 @@ public final class LocalPki implements AutoCloseable {
                 "--vpki.operator.credentials-file=" + dir.resolve("operators"), TestTls.loopback().serverArguments().toArray(String[]::new));
         for (int i = 0; i < ea.replicaPorts.size(); i++) {
             RedisFixture redis = redis(ea);
-            ea.replicas.add(run(EaApplication.class, "vpki-" + ea.name + "-" + i, ea.replicaPorts.get(i),
+            startReplica.accept(i, arguments("vpki-" + ea.name + "-" + i, ea.replicaPorts.get(i), ea.managementPorts.get(i),
                     replication(cluster, ea.name + "-" + i, jgroups.get(i + 1), hosts, members, propagation, redis),
                     "--vpki.ea.certificate-file=" + ea.certificateFile, "--vpki.ea.ctl-file=" + dir.resolve("ctl.oer"),
                     "--vpki.rca.certificate-file=" + dir.resolve("rca.cert"),
                     "--vpki.keystore.path=" + ea.keystore, "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
                     etsiTlsArguments()));
         }
-        List<ConfigurableApplicationContext> group = new ArrayList<>(ea.replicas);
-        group.add(operator);
-        await().atMost(Duration.ofSeconds(60)).until(() -> group.stream()
-                .allMatch(context -> context.getBean(Replica.class).status().serving()));
+        // the group serves once the EA replicas have joined: started in other processes, they may take longer
+        await().atMost(Duration.ofSeconds(120)).until(() -> operator.getBean(Replica.class).status().serving());
     }
 
     private RedisFixture redis(Ea ea) {
@@ -321,8 +340,15 @@ public final class LocalPki implements AutoCloseable {
     }
 
     private ConfigurableApplicationContext run(Class<?> app, String name, int port, Object... args) {
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(app).run(arguments(name, port, 0, args).toArray(String[]::new));
+        toClose.add(context::close);
+        return context;
+    }
+
+    /** A service's command-line arguments: listening on {@code port}, its actuator on {@code managementPort} (0: any free port), then {@code args}. */
+    private List<String> arguments(String name, int port, int managementPort, Object... args) {
         List<String> all = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--spring.application.name=" + name,
-                "--management.server.port=0", "--vpki.audit.dir=" + dir.resolve("audit"), "--vpki.audit.instance=" + name));
+                "--management.server.port=" + managementPort, "--vpki.audit.dir=" + dir.resolve("audit"), "--vpki.audit.instance=" + name));
         for (Object a : args) {
             if (a instanceof String[] many) {
                 all.addAll(List.of(many));
@@ -330,9 +356,7 @@ public final class LocalPki implements AutoCloseable {
                 all.add((String) a);
             }
         }
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(app).run(all.toArray(String[]::new));
-        toClose.add(context::close);
-        return context;
+        return all;
     }
 
     private EtsiCurve encryptionCurve() {
