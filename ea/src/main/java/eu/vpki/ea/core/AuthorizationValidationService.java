@@ -8,6 +8,7 @@ import eu.vpki.common.etsi.ts102941.AuthorizationValidationMessages;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
 import eu.vpki.common.etsi.ts102941.SubjectAttributes;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
+import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
@@ -47,6 +48,8 @@ public final class AuthorizationValidationService {
     private static final Logger log = LoggerFactory.getLogger(AuthorizationValidationService.class);
 
     private final EaIdentity ea;
+    /** Made once: it carries the SHA-256 of the EA certificate, which every request's decryption needs. */
+    private final DecryptionIdentity decryption;
     private final AuditLog audit;
     private final FleetState fleet;
     private final AuthorizationAuthorityDirectory aas;
@@ -58,6 +61,7 @@ public final class AuthorizationValidationService {
                                           SecureRandom random, AuditLog audit, MeterRegistry registry) {
         this.audit = audit;
         this.ea = ea;
+        this.decryption = ea.decryptionIdentity();
         this.fleet = fleet;
         this.aas = aas;
         this.clock = clock;
@@ -77,7 +81,7 @@ public final class AuthorizationValidationService {
         long start = System.nanoTime();
         DecryptedRequest request;
         try {
-            request = DecryptedRequest.decrypt(body, ea.decryptionIdentity(), encryption);
+            request = DecryptedRequest.decrypt(body, decryption, encryption);
         } catch (PkiException e) {
             metrics.undecryptable(start);
             EtsiRefusals.logUndecryptable(log, "authorization validation", e);
@@ -105,7 +109,7 @@ public final class AuthorizationValidationService {
 
     private SubjectAttributes check(DecryptedRequest request) {
         Instant now = clock.instant();
-        var received = AuthorizationValidationMessages.parseRequest(request, aas::find, ea.decryptionIdentity(), encryption);
+        var received = AuthorizationValidationMessages.parseRequest(request, aas::find, decryption, encryption);
         EtsiCertificate aa = received.aa();
         if (!aa.validAt(now)) {
             throw new PkiException(ErrorCode.NOT_TRUSTED, "AA " + aa.hashedId8() + " is not valid at " + now);
