@@ -58,7 +58,10 @@ import java.util.TreeMap;
  *   <li>{@value #SEALED}, any of the four kinds above (never a command) sealed by its sender
  *       ({@link SenderAuthentication}): {@code varint length | message | str replicaId | varint length | address
  *       (JGroups' encoding of the sender's address) | i64 millis | varint certLength | cert | varint sigLength (=64) |
- *       sig}, the signature over everything before {@code cert}, from the kind byte on ({@link #sealedContent}).</li>
+ *       sig}, the signature over everything before {@code cert}, from the kind byte on ({@link #sealedContent});</li>
+ *   <li>{@value #TAGGED}, a command as its origin sends it, with its tags for its receivers ({@link ReceiverTags}):
+ *       {@code varint length | command | varint n | (receiverId (8 bytes) | tag (32 bytes))*n}; receivers and the command
+ *       log keep the command alone (tags are for the receivers of this one message).</li>
  * </ul>
  */
 public final class CommandCodec {
@@ -71,6 +74,7 @@ public final class CommandCodec {
     static final int PULL = 0x54;
     static final int SEALED = 0x55;
     static final int APPLIED_ANSWER = 0x56;
+    static final int TAGGED = 0x57;
     private static final int PUT_IF_NEWER = 1;
     private static final int DELETE_IF_NEWER = 2;
     private static final int SET_ADD = 3;
@@ -377,6 +381,64 @@ public final class CommandCodec {
             byte[] signature = readMessageBytes(in);
             requireEnd(in, "a sealed message");
             return new Sealed(message, replicaId, address, millis, certificate, signature, Arrays.copyOf(encoded, signedLength));
+        });
+    }
+
+    /**
+     * A command with its receivers' tags ({@link #TAGGED}), as received.
+     *
+     * @param command the command's encoding (a command, signed or not)
+     */
+    record Tagged(byte[] command, List<ReceiverTags.Tag> tags) {
+        /** The tag for the receiver with {@code receiverId}, or null. */
+        byte[] tagFor(byte[] receiverId) {
+            for (ReceiverTags.Tag tag : tags) {
+                if (Arrays.equals(tag.receiverId(), receiverId)) {
+                    return tag.tag();
+                }
+            }
+            return null;
+        }
+    }
+
+    /** {@code command} (its encoding) with {@code tags}. */
+    static byte[] encodeTagged(byte[] command, List<ReceiverTags.Tag> tags) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(command.length + 8
+                + tags.size() * (ReceiverTags.ID_BYTES + ReceiverTags.TAG_BYTES));
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(TAGGED);
+            writeBytes(out, command);
+            writeVarLong(out, tags.size());
+            for (ReceiverTags.Tag tag : tags) {
+                out.write(tag.receiverId());
+                out.write(tag.tag());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Tagged decodeTagged(byte[] encoded) {
+        return decoding("tagged command", () -> {
+            DataInputStream in = body(encoded, TAGGED);
+            byte[] command = readMessageBytes(in);
+            if (kind(command) != FORMAT_VERSION) {
+                throw new IllegalArgumentException("tags on a message of kind " + kind(command));
+            }
+            long count = readVarLong(in);
+            if (count < 0 || count > in.available() || count * (ReceiverTags.ID_BYTES + ReceiverTags.TAG_BYTES) != in.available()) {
+                throw new IllegalArgumentException(count + " tags in " + in.available() + " bytes");
+            }
+            List<ReceiverTags.Tag> tags = new ArrayList<>((int) count);
+            for (long i = 0; i < count; i++) {
+                byte[] receiverId = new byte[ReceiverTags.ID_BYTES];
+                byte[] tag = new byte[ReceiverTags.TAG_BYTES];
+                in.readFully(receiverId);
+                in.readFully(tag);
+                tags.add(new ReceiverTags.Tag(receiverId, tag));
+            }
+            return new Tagged(command, tags);
         });
     }
 

@@ -72,6 +72,8 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
     private final AtomicLong lastSeq = new AtomicLong();
     /** What this membership signed and sent, so that it need not verify its own signature when they come back. */
     private final SentCommands sent;
+    /** This replica's receiver id in the tags of other origins' commands ({@link ReceiverTags}); null without credentials. */
+    private final byte[] ownTagId;
     /**
      * This membership's confirmation of its own SYNC commands to itself, in place of a sealed answer: a random value
      * that never leaves this JVM (JGroups loops a reply to its own address back without sending it), so that only
@@ -103,6 +105,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         this.server = server;
         this.onViewChange = onViewChange;
         this.sent = new SentCommands(origin);
+        this.ownTagId = origins.tagId();
         new SecureRandom().nextBytes(selfConfirmation);
         this.applier = new Applier(origin, config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, onFailure);
         this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, this, metrics, origins, System::nanoTime);
@@ -165,7 +168,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 sent.sent(command.id(), encoded); // before the cast: JGroups may deliver it back on this thread
             }
             try {
-                cast(command, encoded, result, completer);
+                cast(command, origins.tagged(encoded, senders.peerCertificates()), result, completer);
             } catch (Exception e) {
                 completeExceptionally(result, outcomeUnknown(command, e), completer);
                 failed.accept(new ReplicationException(ReplicationException.Code.NOT_CONNECTED,
@@ -459,11 +462,17 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         private void dispatch(Message message, Response response) {
             byte[] payload = message.getArray();
             Address source = message.getSrc();
+            byte[] tag = null;
+            if (CommandCodec.kind(payload) == CommandCodec.TAGGED) { // a command with its origin's tags for its receivers
+                CommandCodec.Tagged tagged = CommandCodec.decodeTagged(payload);
+                payload = tagged.command();
+                tag = tagged.tagFor(ownTagId);
+            }
             if (CommandCodec.kind(payload) == CommandCodec.FORMAT_VERSION) {
                 Command command = CommandCodec.decode(payload);
                 // this membership's own command, from its own address: it answers itself without a seal
                 boolean toItself = command.id().origin().equals(origin) && source != null && source.equals(channel.getAddress());
-                deliver(command, payload, source, response == null ? null : new SealedAnswer(response, command.id(), toItself));
+                deliver(command, payload, tag, source, response == null ? null : new SealedAnswer(response, command.id(), toItself));
                 return;
             }
             SenderAuthentication.Opened opened = senders.open(payload, source);
@@ -533,12 +542,13 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
     }
 
     /**
-     * A command JGroups delivered ({@code received}: its bytes): to the applier, unless its origin did not issue it
-     * ({@link OriginAuthentication}): then it is refused, logged and counted, and not answered. One this membership
-     * sent, come back byte for byte, is not checked again ({@link SentCommands}).
+     * A command JGroups delivered ({@code received}: its bytes, {@code tag}: its origin's tag for this replica, or null):
+     * to the applier, unless its origin did not issue it ({@link OriginAuthentication}): then it is refused, logged and
+     * counted, and not answered. One this membership sent, come back byte for byte, is not checked again
+     * ({@link SentCommands}).
      */
-    private void deliver(Command command, byte[] received, Address sender, Response response) {
-        String refusal = sent.cameBack(command, received) ? null : origins.refusal(command);
+    private void deliver(Command command, byte[] received, byte[] tag, Address sender, Response response) {
+        String refusal = sent.cameBack(command, received) ? null : origins.refusal(command, received, tag);
         if (refusal != null) {
             metrics.refused("direct");
             log.warn("refused command {} delivered by {}: {}", command.id(), sender, refusal);

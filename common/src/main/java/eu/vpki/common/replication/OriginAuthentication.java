@@ -1,5 +1,8 @@
 package eu.vpki.common.replication;
 
+import java.util.Collection;
+import java.util.List;
+
 /**
  * Binds a command's origin to the replica that issued it (docs/design-replication-security.md). With
  * {@link OriginCredentials} (the services give them whenever the transport runs TLS), each replica signs its
@@ -8,7 +11,14 @@ package eu.vpki.common.replication;
  * the command's origin at the command's origin time. So a member holding replica A's certificate cannot
  * issue commands of B's origins, whichever member relays them (the SEQUENCER under TOTAL order, a peer's log
  * in anti-entropy). The decision depends on the command's bytes and the trusted CAs only, so every replica
- * decides alike. Without credentials nothing is signed or checked. Thread-safe.
+ * decides alike. Without credentials nothing is signed or checked.
+ *
+ * <p>Beside the signature, the origin tags each command it sends for each peer whose certificate it knows
+ * ({@link ReceiverTags}); a receiver that finds a valid tag for itself checks the command's certificate (trusted, of
+ * the origin's replica, valid at the origin time) but not its signature: the tag proves that the holder of that
+ * certificate's key sent exactly those bytes, so an honest origin's command is accepted everywhere alike, by tag
+ * here, by signature where it arrives untagged (from a peer's log, or at a replica the origin did not know yet).
+ * Thread-safe.
  */
 final class OriginAuthentication {
 
@@ -16,9 +26,14 @@ final class OriginAuthentication {
     static final OriginAuthentication NONE = new OriginAuthentication(null);
 
     private final OriginCredentials credentials;
+    /** The tags beside the signatures (null without credentials). */
+    private final ReceiverTags tags;
+    private final byte[] tagId;
 
     private OriginAuthentication(OriginCredentials credentials) {
         this.credentials = credentials;
+        this.tags = credentials == null ? null : new ReceiverTags(credentials);
+        this.tagId = tags == null ? null : tags.ownId();
     }
 
     /**
@@ -58,6 +73,42 @@ final class OriginAuthentication {
      */
     boolean acceptsOwn(Command command) {
         return credentials != null && command.signature() != null && credentials.validAt(command.originMillis());
+    }
+
+    /**
+     * {@code encoded}, a command this replica signed, as it is sent: with a tag for each of {@code peerCertificates}
+     * ({@link CommandCodec#TAGGED}), or as it is if there is none to tag for (or no credentials).
+     */
+    byte[] tagged(byte[] encoded, Collection<byte[]> peerCertificates) {
+        if (tags == null || peerCertificates.isEmpty()) {
+            return encoded;
+        }
+        List<ReceiverTags.Tag> made = tags.tags(encoded, peerCertificates);
+        return made.isEmpty() ? encoded : CommandCodec.encodeTagged(encoded, made);
+    }
+
+    /** This replica's receiver id in tagged commands; null without credentials. */
+    byte[] tagId() {
+        return tagId == null ? null : tagId.clone();
+    }
+
+    /**
+     * Why {@code command}, received as {@code received} with {@code tag} for this replica (null: none), must be refused,
+     * or null if it may be applied. With a valid tag only its certificate is checked; with none, or one that does not
+     * verify, the whole {@link #refusal(Command)}.
+     */
+    String refusal(Command command, byte[] received, byte[] tag) {
+        if (tag != null && credentials != null) {
+            OriginSignature signature = command.signature();
+            if (signature != null) {
+                byte[] certificate = signature.certificate();
+                if (credentials.refusal(command.id().replicaId(), command.originMillis(), certificate) == null
+                        && tags.verifies(certificate, received, tag)) {
+                    return null;
+                }
+            }
+        }
+        return refusal(command);
     }
 
     /** Why {@code command} must be refused, or null if it may be applied. */

@@ -28,6 +28,22 @@ public interface OriginCredentials {
     boolean validAt(long originMillis);
 
     /**
+     * Why {@code certificate} cannot vouch for a command of replica {@code replicaId} created at {@code originMillis};
+     * null if it is a trusted certificate of {@code replicaId}, valid at {@code originMillis}: {@link #refusal(String,
+     * long, byte[], byte[], byte[])} without the signature, what a command accepted by its tag is checked for
+     * ({@link ReceiverTags}). Never throws for any bytes.
+     */
+    String refusal(String replicaId, long originMillis, byte[] certificate);
+
+    /**
+     * The secret this replica shares with the holder of {@code certificate}'s key: the x coordinate of static ECDH
+     * between this replica's key and that key, the same on both sides ({@link ReceiverTags} derives the keys of their
+     * command tags from it); null if {@code certificate} is not a replica certificate a trusted CA issued (no key is
+     * ever derived from a certificate that is not). Never throws for any bytes.
+     */
+    byte[] agree(byte[] certificate);
+
+    /**
      * Why a command of replica {@code replicaId}, created at {@code originMillis}, that carries
      * {@code certificate} and {@code signature} over {@code message} must be refused; null if the
      * certificate is a trusted one of {@code replicaId}, valid at {@code originMillis}, and the signature

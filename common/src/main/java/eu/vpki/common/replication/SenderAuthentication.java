@@ -7,6 +7,7 @@ import org.jgroups.util.Util;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -55,6 +56,9 @@ final class SenderAuthentication {
     private final Clock clock;
     /** Per source address in the view, the replica that signed from it first. */
     private final Map<Address, String> bound = new ConcurrentHashMap<>();
+    /** Per other member's address in the view, the certificate its last accepted message carried. */
+    private final Map<Address, byte[]> certificates = new ConcurrentHashMap<>();
+    private volatile Address selfAddress;
     private volatile byte[] self;
 
     /**
@@ -74,11 +78,22 @@ final class SenderAuthentication {
     /** After joining: the address this member's messages come from. */
     void start(Address address) {
         self = encoded(address);
+        selfAddress = address;
     }
 
-    /** Forgets the bindings of addresses that left the view. */
+    /** Forgets the bindings and certificates of addresses that left the view. */
     void viewChanged(View view) {
         bound.keySet().removeIf(address -> !view.containsMember(address));
+        certificates.keySet().removeIf(address -> !view.containsMember(address));
+    }
+
+    /**
+     * The certificates of the other members in the view that sealed a message this member accepted (each checked
+     * by the credentials: a trusted replica certificate, valid when it signed): whom this replica's commands are
+     * tagged for ({@link ReceiverTags}). A live view of them.
+     */
+    Collection<byte[]> peerCertificates() {
+        return certificates.values();
     }
 
     /** {@code message} sealed by this replica; unchanged without credentials. */
@@ -124,6 +139,13 @@ final class SenderAuthentication {
         String first = bound.putIfAbsent(source, sealed.replicaId());
         if (first != null && !first.equals(sealed.replicaId())) {
             throw new Refused("signed by " + sealed.replicaId() + " from " + source + ", where " + first + " signed before");
+        }
+        if (!source.equals(selfAddress)) {
+            byte[] certificate = sealed.certificate();
+            byte[] known = certificates.get(source);
+            if (known == null || !Arrays.equals(known, certificate)) {
+                certificates.put(source, certificate);
+            }
         }
         return new Opened(sealed.message(), sealed.replicaId());
     }

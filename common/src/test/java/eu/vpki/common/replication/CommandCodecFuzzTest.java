@@ -45,6 +45,7 @@ class CommandCodecFuzzTest {
                 case CommandCodec.PULL -> CommandCodec.decodePull(input);
                 case CommandCodec.APPLIED_ANSWER -> CommandCodec.decodeAppliedAnswer(input);
                 case CommandCodec.SEALED -> CommandCodec.decodeSealed(input);
+                case CommandCodec.TAGGED -> CommandCodec.decodeTagged(input);
                 default -> {
                     // ignored by the replica
                 }

@@ -251,11 +251,13 @@ class ReplicationOriginTest {
         Path trust = deployment(List.of("r0", "r1"));
         Map<String, Map<String, AtomicInteger>> checked = new ConcurrentHashMap<>(); // checking replica -> origin replica -> commands
         Map<String, Map<String, AtomicInteger>> confirmations = new ConcurrentHashMap<>(); // opening replica -> signer -> answers
+        Map<String, Map<String, AtomicInteger>> tagged = new ConcurrentHashMap<>(); // receiving replica -> origin replica -> commands
         cluster = new TestCluster(SERVERS.fixtures().subList(0, 2), order, propagation)
                 .withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD))
                 .withCredentials(credentials -> new CountingCredentials(credentials,
                         checked.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>()),
-                        confirmations.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>())));
+                        confirmations.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>()),
+                        tagged.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>())));
         cluster.startAll();
         cluster.awaitServing(0, 1);
         Replica r0 = cluster.member(0).replica();
@@ -268,14 +270,84 @@ class ReplicationOriginTest {
         r1.awaitApplied(last, Duration.ofSeconds(30));
         r0.awaitApplied(other, Duration.ofSeconds(30));
         cluster.awaitSameState(0, 1);
-        assertThat(checked.get("r0").getOrDefault("r0", new AtomicInteger()).get()).as("r0 checking its own").isZero();
-        assertThat(checked.get("r0").get("r1").get()).as("r0 checking r1's").isEqualTo(1);
-        assertThat(checked.get("r1").get("r0").get()).as("r1 checking r0's").isEqualTo(20);
-        assertThat(checked.get("r1").getOrDefault("r1", new AtomicInteger()).get()).as("r1 checking its own").isZero();
+        // each of the other origin's commands is checked once: by its signature, or by its certificate and tag
+        assertThat(count(checked, "r0", "r0") + count(tagged, "r0", "r0")).as("r0 checking its own").isZero();
+        assertThat(count(checked, "r0", "r1") + count(tagged, "r0", "r1")).as("r0 checking r1's").isEqualTo(1);
+        assertThat(count(checked, "r1", "r0") + count(tagged, "r1", "r0")).as("r1 checking r0's").isEqualTo(20);
+        assertThat(count(checked, "r1", "r1") + count(tagged, "r1", "r1")).as("r1 checking its own").isZero();
         if (propagation == Propagation.SYNC) {
             assertThat(confirmations.get("r0").getOrDefault("r0", new AtomicInteger()).get()).as("r0 opening its own confirmations").isZero();
             assertThat(confirmations.get("r0").get("r1").get()).as("r0 opening r1's confirmations").isGreaterThanOrEqualTo(20);
         }
+    }
+
+    /**
+     * Per-receiver tags with real replicas ({@link ReceiverTags}): once an origin knows a peer's certificate (from the
+     * peer's sealed reports), the peer accepts its commands by their tag, without an ECDSA verification; a replica
+     * that joins later verifies by signature the commands it fetches from the logs (they carry no tags) and those
+     * sent before the origin knew it, then takes the origin's commands by their tags too. Both orders, FIFO + ASYNC
+     * and TOTAL + SYNC (where the sequencer relays the tagged message).
+     */
+    @ParameterizedTest
+    @CsvSource({"FIFO,ASYNC", "TOTAL,SYNC"})
+    void aReceiverAcceptsTaggedCommandsWithoutVerifying_andOneJoiningLaterVerifiesTheLogBySignature(Order order,
+                                                                                                   Propagation propagation) {
+        Path trust = deployment(List.of("r0", "r1", "r2"));
+        Map<String, Map<String, AtomicInteger>> checked = new ConcurrentHashMap<>(); // checking replica -> origin replica -> commands
+        Map<String, Map<String, AtomicInteger>> tagged = new ConcurrentHashMap<>(); // receiving replica -> origin replica -> commands
+        cluster = new TestCluster(SERVERS.fixtures(), order, propagation)
+                .withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD))
+                .withCredentials(credentials -> new CountingCredentials(credentials,
+                        checked.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>()), new ConcurrentHashMap<>(),
+                        tagged.computeIfAbsent(credentials.replicaId(), id -> new ConcurrentHashMap<>())));
+        cluster.start(0);
+        cluster.start(1);
+        cluster.awaitServing(0, 1);
+        Replica r0 = cluster.member(0).replica();
+        Replica r1 = cluster.member(1).replica();
+        // r0 tags for r1 once it accepted a sealed message (a report) of r1: until then r1 verifies by signature
+        AtomicInteger submitted = new AtomicInteger();
+        await().atMost(TestCluster.CONVERGENCE).pollInterval(Duration.ofMillis(100)).until(() -> {
+            CommandId id = r0.submit(List.of(new Operation.Put("t:idx:early-" + submitted.incrementAndGet(), "1"))).join().token();
+            r1.awaitApplied(id, Duration.ofSeconds(30));
+            return count(tagged, "r1", "r0") > 0;
+        });
+        int signaturesBefore = count(checked, "r1", "r0");
+        int tagsBefore = count(tagged, "r1", "r0");
+        assertThat(signaturesBefore + tagsBefore).as("r1 checked each of r0's commands once").isEqualTo(submitted.get());
+        CommandId last = null;
+        for (int i = 0; i < 20; i++) {
+            last = r0.submit(List.of(new Operation.Put("t:idx:tagged-" + i, "1"))).join().token();
+        }
+        r1.awaitApplied(last, Duration.ofSeconds(30));
+        assertThat(count(checked, "r1", "r0")).as("r1's verifications of r0's signatures").isEqualTo(signaturesBefore);
+        assertThat(count(tagged, "r1", "r0")).as("r0's commands r1 took by their tags").isEqualTo(tagsBefore + 20);
+        int total = submitted.get() + 20;
+
+        // r2 joins: it fetches r0's commands from the logs (no tags) and verifies every one by signature
+        cluster.start(2);
+        Replica r2 = cluster.member(2).replica();
+        r2.awaitApplied(last, Duration.ofSeconds(30));
+        assertThat(count(checked, "r2", "r0")).as("r2's verifications of r0's logged commands").isGreaterThanOrEqualTo(total);
+        assertThat(count(tagged, "r2", "r0")).isZero();
+        // ... and takes r0's later commands by their tags once r0 knows its certificate
+        await().atMost(TestCluster.CONVERGENCE).pollInterval(Duration.ofMillis(100)).until(() -> {
+            CommandId id = r0.submit(List.of(new Operation.Put("t:idx:late-" + submitted.incrementAndGet(), "1"))).join().token();
+            r2.awaitApplied(id, Duration.ofSeconds(30));
+            return count(tagged, "r2", "r0") > 0;
+        });
+        int r2Signatures = count(checked, "r2", "r0");
+        CommandId after = r0.submit(List.of(new Operation.Put("t:idx:after-join", "1"))).join().token();
+        r2.awaitApplied(after, Duration.ofSeconds(30));
+        r1.awaitApplied(after, Duration.ofSeconds(30));
+        assertThat(count(checked, "r2", "r0")).isEqualTo(r2Signatures);
+        assertThat(count(checked, "r1", "r0")).as("r1 never verified r0's signature again").isEqualTo(signaturesBefore);
+        cluster.awaitSameState(0, 1, 2);
+    }
+
+    private static int count(Map<String, Map<String, AtomicInteger>> counts, String replica, String origin) {
+        AtomicInteger count = counts.getOrDefault(replica, Map.of()).get(origin);
+        return count == null ? 0 : count.get();
     }
 
     @Test
@@ -291,49 +363,6 @@ class ReplicationOriginTest {
         changed[31] ^= 1;
         assertThat(Membership.ownConfirmation(self, self, changed, value)).isFalse();
         assertThat(Membership.ownConfirmation(self, self, new byte[0], value)).isFalse();
-    }
-
-    /**
-     * Counts the command checks ({@link OriginCredentials#refusal} of a command's encoding) by origin replica, and the
-     * sealed applied answers (SYNC confirmations) opened, by signer.
-     */
-    private record CountingCredentials(OriginCredentials credentials, Map<String, AtomicInteger> checks,
-                                       Map<String, AtomicInteger> answers) implements OriginCredentials {
-        @Override
-        public String replicaId() {
-            return credentials.replicaId();
-        }
-
-        @Override
-        public byte[] certificate() {
-            return credentials.certificate();
-        }
-
-        @Override
-        public byte[] sign(byte[] message) {
-            return credentials.sign(message);
-        }
-
-        @Override
-        public boolean validAt(long originMillis) {
-            return credentials.validAt(originMillis);
-        }
-
-        @Override
-        public String refusal(String replicaId, long originMillis, byte[] certificate, byte[] message, byte[] signature) {
-            if (message.length > 0 && message[0] == CommandCodec.FORMAT_VERSION) { // a command (sealed messages start otherwise)
-                checks.computeIfAbsent(replicaId, id -> new AtomicInteger()).incrementAndGet();
-            } else if (message.length > 2 && message[0] == CommandCodec.SEALED) { // kind, varint length, the message
-                int at = 1;
-                while ((message[at] & 0x80) != 0) {
-                    at++;
-                }
-                if (message[at + 1] == CommandCodec.APPLIED_ANSWER) {
-                    answers.computeIfAbsent(replicaId, id -> new AtomicInteger()).incrementAndGet();
-                }
-            }
-            return credentials.refusal(replicaId, originMillis, certificate, message, signature);
-        }
     }
 
     private double refused(int member, String reason) {

@@ -13,7 +13,8 @@ import java.util.Arrays;
  * (docs/design-replication-security.md): it signs with the nistP256 key of its own replica certificate
  * ({@code r || s}, 64 bytes, over SHA-256), and accepts a signature when the certificate that comes with it
  * was issued by a trusted deployment CA to the command's replica, was valid at the command's origin time,
- * and its key verifies the signature. Thread-safe.
+ * and its key verifies the signature; and it agrees on a shared secret (static ECDH) with a trusted replica
+ * certificate's key, from which the two replicas derive the keys of their command tags. Thread-safe.
  */
 public final class DeploymentCredentials implements OriginCredentials {
     private static final int SIGNATURE_BYTES = 64;
@@ -63,6 +64,37 @@ public final class DeploymentCredentials implements OriginCredentials {
     }
 
     @Override
+    public String refusal(String replicaId, long originMillis, byte[] certificate) {
+        ReplicaCertificate signer;
+        try {
+            signer = trust.identify(certificate);
+        } catch (PkiException e) {
+            return "its certificate is refused: " + e.getMessage();
+        }
+        return refusal(signer, replicaId, originMillis);
+    }
+
+    private static String refusal(ReplicaCertificate signer, String replicaId, long originMillis) {
+        if (!signer.replicaId().equals(replicaId)) {
+            return "signed with the certificate of replica " + signer.replicaId() + ", not of its origin's replica " + replicaId;
+        }
+        Instant at = Instant.ofEpochMilli(originMillis);
+        if (!signer.validAt(at)) {
+            return "the certificate of " + signer.replicaId() + " was not valid at the command's origin time " + at;
+        }
+        return null;
+    }
+
+    @Override
+    public byte[] agree(byte[] certificate) {
+        try {
+            return key.agree(trust.identify(certificate));
+        } catch (PkiException e) {
+            return null;
+        }
+    }
+
+    @Override
     public String refusal(String replicaId, long originMillis, byte[] certificate, byte[] message, byte[] signature) {
         ReplicaCertificate signer;
         try {
@@ -70,12 +102,9 @@ public final class DeploymentCredentials implements OriginCredentials {
         } catch (PkiException e) {
             return "its certificate is refused: " + e.getMessage();
         }
-        if (!signer.replicaId().equals(replicaId)) {
-            return "signed with the certificate of replica " + signer.replicaId() + ", not of its origin's replica " + replicaId;
-        }
-        Instant at = Instant.ofEpochMilli(originMillis);
-        if (!signer.validAt(at)) {
-            return "the certificate of " + signer.replicaId() + " was not valid at the command's origin time " + at;
+        String refused = refusal(signer, replicaId, originMillis);
+        if (refused != null) {
+            return refused;
         }
         if (signature.length != SIGNATURE_BYTES) {
             return "a signature of " + signature.length + " bytes (r || s has " + SIGNATURE_BYTES + ")";

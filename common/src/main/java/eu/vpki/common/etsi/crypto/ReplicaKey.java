@@ -24,10 +24,12 @@ import java.util.Collections;
  */
 public final class ReplicaKey {
     private final ReplicaCertificate certificate;
+    private final EtsiKeyPair pair;
     private final EtsiSigner signer;
 
-    private ReplicaKey(ReplicaCertificate certificate, EtsiSigner signer) {
+    private ReplicaKey(ReplicaCertificate certificate, EtsiKeyPair pair, EtsiSigner signer) {
         this.certificate = certificate;
+        this.pair = pair;
         this.signer = signer;
     }
 
@@ -56,7 +58,7 @@ public final class ReplicaKey {
                 if (!pair.publicKey().equals(certificate.key())) {
                     throw new PkiException(ErrorCode.KEY_STORE_FAILURE, "the key in " + keyStore + " does not match its certificate");
                 }
-                return new ReplicaKey(certificate, new SoftwareSigner(pair, random));
+                return new ReplicaKey(certificate, pair, new SoftwareSigner(pair, random));
             }
             throw new PkiException(ErrorCode.KEY_STORE_FAILURE, keyStore + " holds no nistP256 key with a certificate");
         } catch (IOException | GeneralSecurityException e) {
@@ -71,6 +73,16 @@ public final class ReplicaKey {
     /** Signs the SHA-256 digest of {@code message}. */
     public EcdsaSignature sign(byte[] message) {
         return signer.signDigest(HashAlgorithm.SHA256.digest(message));
+    }
+
+    /**
+     * The x coordinate of this replica's private key times {@code peer}'s public key (static ECDH, constant time for
+     * the private scalar: AWS-LC, else BouncyCastle as in {@link Ecies}): the secret this replica shares with that
+     * replica only, from which both derive the keys of their command tags (docs/design-replication-security.md,
+     * "Per-receiver tags"). {@code peer} must be a certificate a trusted CA issued ({@link DeploymentTrust#identify}).
+     */
+    public byte[] agree(ReplicaCertificate peer) {
+        return Ecies.sharedSecret(pair, peer.key());
     }
 
     /** Whether {@code signature} is {@code signer}'s over {@code message} (SHA-256). */
