@@ -59,6 +59,9 @@ final class DemoCommand implements Callable<Integer> {
             System.err.println("registering " + stations + " stations through the Operator");
             new FleetRegistrar(http, e.operators().get(0), e.operatorToken())
                     .register(fleet, CommonOptions.AT_PERMISSIONS, Duration.ofDays(365), 1000);
+            // the Operator acknowledged each registration; an EA replica that has not applied one yet refuses that
+            // station's enrolment with unknownits (ASYNC; a vehicle retries)
+            ReplicaConvergence.await(pki.replicas(), Duration.ofSeconds(30), System.err::println);
 
             CommonOptions.Target target = new CommonOptions.Target();
             target.dc = e.dc();

@@ -13,10 +13,11 @@ import java.util.function.Consumer;
 /**
  * Waiting until every replica of a local cluster has applied what any of them had applied when the wait
  * began, read from each replica's own Redis (its applied table: the last sequence number applied per
- * origin). In ASYNC propagation an EA replica may not know an EC another replica issued a moment ago and
- * refuses its AT validation with unknownits until it has applied it (docs/ea.md, "Consistency by mode");
- * a vehicle retries. The demo enrols a fleet and then fetches ATs at once, so it waits for this between
- * its two phases instead of counting those refusals as failures.
+ * origin). In ASYNC propagation an EA replica may not know a station the Operator registered or an EC
+ * another replica issued a moment ago, and refuses its enrolment or its AT validation with unknownits until
+ * it has applied it (docs/ea.md, "Consistency by mode"); a vehicle retries. The demo registers a fleet,
+ * enrols it and then fetches ATs at once, so it waits for this before each of its two timed phases instead
+ * of counting those refusals as failures.
  */
 public final class ReplicaConvergence {
     private ReplicaConvergence() {
