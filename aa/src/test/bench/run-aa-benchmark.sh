@@ -1,6 +1,6 @@
 #!/bin/sh
 # AA issuance benchmark (docs/benchmarks.md, "AA issuance"). Run from the repository root:
-#   aa/src/test/bench/run-aa-benchmark.sh [-Dbench.aas=1,2,4] [-Dbench.ea-client=APACHE] [-Dbench.jfr=true] ...
+#   aa/src/test/bench/run-aa-benchmark.sh [-Dbench.aas=1,2,4] [-Dbench.ea-client=JDK] [-Dbench.jfr=true] ...
 # Builds the modules it needs (Maven downloads what a fresh machine lacks), then runs eu.vpki.aa.bench.AaThroughputBenchmark on the aa test class path;
 # the AA and EA processes it starts get their modules' runtime class paths. Output: stdout and aa/target/aa-benchmark/*.md (+ AA and EA logs, JFR).
 set -eu

@@ -9,8 +9,8 @@ import eu.vpki.aa.core.CtlEaDirectory;
 import eu.vpki.aa.core.EaDirectory;
 import eu.vpki.aa.core.EaValidation;
 import eu.vpki.aa.core.RequestWindow;
-import eu.vpki.aa.ea.ApacheValidationClient;
 import eu.vpki.aa.ea.JdkValidationClient;
+import eu.vpki.aa.ea.NettyValidationClient;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.ErrorCode;
@@ -20,6 +20,7 @@ import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.shell.etsi.EventLoops;
 import eu.vpki.shell.keys.AuthorityKeys;
 import eu.vpki.shell.replay.CaffeineReplayCache;
 import eu.vpki.shell.tls.ClientTls;
@@ -84,11 +85,11 @@ public class AaConfiguration {
     }
 
     @Bean
-    AuthorizationValidationClient authorizationValidationClient(AaProperties aa, ClientTls clientTls) {
+    AuthorizationValidationClient authorizationValidationClient(AaProperties aa, ClientTls clientTls, EventLoops loops) {
         AaProperties.Ea ea = aa.ea();
         return switch (ea.client()) {
+            case NETTY -> new NettyValidationClient(loops, ea.connectTimeout(), ea.requestTimeout(), ea.maxConnections(), clientTls.sslContext());
             case JDK -> new JdkValidationClient(ea.connectTimeout(), ea.requestTimeout(), clientTls.sslContext());
-            case APACHE -> new ApacheValidationClient(ea.connectTimeout(), ea.requestTimeout(), ea.maxConnections(), clientTls.sslContext());
         };
     }
 

@@ -45,15 +45,18 @@ public record AaProperties(
         }
     }
 
-    /** Which HTTP client talks to EAs. */
-    public enum Client { JDK, APACHE }
+    /**
+     * Which HTTP client talks to EAs: NETTY on the access point server's event loops (a call and its answer stay on the
+     * loop that read the station's request), or the JDK's (its own threads).
+     */
+    public enum Client { NETTY, JDK }
 
     /**
      * {@code vpki.aa.ea.*}: the HTTP client to EAs; per EA (HashedId8 hex to URLs) further replicas tried after the CTL's
      * {@code aaAccessPoint}, or access points that replace it and the replicas (an AA pointed at the EA replicas of its
      * own region).
      */
-    public record Ea(@DefaultValue("APACHE") Client client,
+    public record Ea(@DefaultValue("NETTY") Client client,
                      @DefaultValue("1s") Duration connectTimeout,
                      @DefaultValue("3s") Duration requestTimeout,
                      @DefaultValue("64") @Min(1) int maxConnections,

@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Issues one Authorization Ticket per AuthorizationRequest (docs/aa.md walks it step by step):
@@ -69,8 +70,12 @@ public final class AuthorizationService {
         this.encryption = encryption;
     }
 
-    /** Handles one request body as posted to the AA's access point. */
-    public AuthorizationOutcome authorize(byte[] body) {
+    /**
+     * Handles one request body as posted to the AA's access point. Steps 1 to 6 run on the caller's thread;
+     * the rest when the EA has answered, on the thread that completes the validation call (the event loop of the
+     * AA's connection to the EA, which is the one that read the station's request).
+     */
+    public CompletableFuture<AuthorizationOutcome> authorize(byte[] body) {
         Instant now = clock.instant();
         long t0 = System.nanoTime();
         DecryptedRequest decrypted;
@@ -81,46 +86,69 @@ public final class AuthorizationService {
             log.warn("authorization request not decryptable by this AA ({} {}): {}", e.code().code(), e.code(), e.getMessage());
             new AuditRecord(Outcome.UNDECRYPTABLE, code, null, null, e.code()).writeTo(audit);
             metrics.ticket(Outcome.UNDECRYPTABLE, code);
-            return new AuthorizationOutcome.Undecryptable(e.code(), e.getMessage());
+            return CompletableFuture.completedFuture(new AuthorizationOutcome.Undecryptable(e.code(), e.getMessage()));
         }
-        HashedId8 eaId = null;
+        ReceivedAtRequest received;
+        CompletableFuture<ValidationResult> validated;
+        long t1;
         try {
-            ReceivedAtRequest received = AuthorizationMessages.parseRequest(decrypted);
-            eaId = received.eaId();
+            received = AuthorizationMessages.parseRequest(decrypted);
             checkFresh(decrypted, received, now);
-            SubjectAttributes requested = received.request().requested();
-            Psids.requireKnownForAuthorizationTickets(requested.appPermissions());
-            EaEndpoint ea = directory.find(eaId, now)
+            Psids.requireKnownForAuthorizationTickets(received.request().requested().appPermissions());
+            EaEndpoint ea = directory.find(received.eaId(), now)
                     .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_EA, "EA " + received.eaId() + " is not in the current CTL"));
-            long t1 = System.nanoTime();
+            t1 = System.nanoTime();
             metrics.record(Phase.DECRYPT, t1 - t0);
-
-            ValidationResult result = validation.validate(received, ea, now);
-            long t2 = System.nanoTime();
-            metrics.record(Phase.VALIDATION, t2 - t1);
-            if (!result.ok()) {
-                return refuse(decrypted, Refusal.eaRefused(result.responseCode()), eaId, now);
-            }
-
-            AtPolicy.Grant grant = policy.grant(requested, result.confirmed().orElseThrow(), aa.certificate(), now);
-            EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(grant.validity(),
-                    received.request().verificationKey(), received.request().encryptionKey(), grant.permissions(), grant.region()),
-                    aa.certificate(), aa.signer());
-            long t3 = System.nanoTime();
-            metrics.record(Phase.ISSUE, t3 - t2);
-
-            byte[] response = AuthorizationMessages.response(decrypted, EtsiCodes.Authorization.OK, at, aa.signer(), aa.certificate(), now, encryption);
-            new AuditRecord(Outcome.ISSUED, EtsiCodes.Authorization.OK, at.hashedId8(), eaId, null).writeTo(audit);
-            metrics.record(Phase.ENCRYPT, System.nanoTime() - t3);
-            metrics.ticket(Outcome.ISSUED, EtsiCodes.Authorization.OK);
-            return new AuthorizationOutcome.Answered(response, EtsiCodes.Authorization.OK);
-        } catch (PkiException e) {
-            return refuse(decrypted, Refusal.of(e), eaId, now);
+            validated = validation.validate(received, ea, now);
         } catch (RuntimeException e) {
-            log.error("authorization refused with {} (internal failure)",
-                    EtsiCodes.authorizationName(ErrorCode.INTERNAL_ERROR.authorizationResponseCode()), e);
-            return refuse(decrypted, Refusal.internal(e), eaId, now);
+            return CompletableFuture.completedFuture(refusal(decrypted, e, null, now));
         }
+        return validated.handle((result, failure) -> {
+            Throwable cause = failure == null ? null : EaValidation.unwrap(failure);
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            if (cause != null) {
+                return refusal(decrypted, (Exception) cause, received.eaId(), now);
+            }
+            try {
+                return issue(decrypted, received, result, now, t1);
+            } catch (RuntimeException e) {
+                return refusal(decrypted, e, received.eaId(), now);
+            }
+        });
+    }
+
+    /** Steps 7 (the EA's answer) to 9. */
+    private AuthorizationOutcome issue(DecryptedRequest decrypted, ReceivedAtRequest received, ValidationResult result, Instant now, long t1) {
+        HashedId8 eaId = received.eaId();
+        long t2 = System.nanoTime();
+        metrics.record(Phase.VALIDATION, t2 - t1);
+        if (!result.ok()) {
+            return refuse(decrypted, Refusal.eaRefused(result.responseCode()), eaId, now);
+        }
+        AtPolicy.Grant grant = policy.grant(received.request().requested(), result.confirmed().orElseThrow(), aa.certificate(), now);
+        EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(grant.validity(),
+                received.request().verificationKey(), received.request().encryptionKey(), grant.permissions(), grant.region()),
+                aa.certificate(), aa.signer());
+        long t3 = System.nanoTime();
+        metrics.record(Phase.ISSUE, t3 - t2);
+
+        byte[] response = AuthorizationMessages.response(decrypted, EtsiCodes.Authorization.OK, at, aa.signer(), aa.certificate(), now, encryption);
+        new AuditRecord(Outcome.ISSUED, EtsiCodes.Authorization.OK, at.hashedId8(), eaId, null).writeTo(audit);
+        metrics.record(Phase.ENCRYPT, System.nanoTime() - t3);
+        metrics.ticket(Outcome.ISSUED, EtsiCodes.Authorization.OK);
+        return new AuthorizationOutcome.Answered(response, EtsiCodes.Authorization.OK);
+    }
+
+    /** The refusal a failure of any step after decryption stands for: its code, or an internal failure's. */
+    private AuthorizationOutcome refusal(DecryptedRequest decrypted, Exception failure, HashedId8 eaId, Instant now) {
+        if (failure instanceof PkiException e) {
+            return refuse(decrypted, Refusal.of(e), eaId, now);
+        }
+        log.error("authorization refused with {} (internal failure)",
+                EtsiCodes.authorizationName(ErrorCode.INTERNAL_ERROR.authorizationResponseCode()), failure);
+        return refuse(decrypted, Refusal.internal(failure), eaId, now);
     }
 
     private void checkFresh(DecryptedRequest decrypted, ReceivedAtRequest received, Instant now) {

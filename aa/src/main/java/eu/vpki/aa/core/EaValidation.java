@@ -11,10 +11,13 @@ import eu.vpki.common.etsi.ts103097.DataEncryption;
 import java.net.URI;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
- * The AA-to-EA authorization validation round trip. Each attempt builds a fresh
+ * The AA-to-EA authorization validation round trip, asynchronous. Each attempt builds a fresh
  * AuthorizationValidationRequest (signed by the AA, encrypted to the EA) and posts it to one access
  * point of the EA; the first access point is rotated per request so that load spreads over the
  * replicas. An attempt that gives no readable answer (I/O error, timeout, wrong status or content
@@ -37,29 +40,46 @@ public final class EaValidation {
     }
 
     /**
-     * @throws PkiException {@link ErrorCode#EA_UNREACHABLE} when no access point gave a readable answer
+     * Completes with the EA's answer (ok or refusal), or exceptionally with a {@link PkiException}
+     * {@link ErrorCode#EA_UNREACHABLE} when no access point gave a readable answer.
      */
-    public ValidationResult validate(ReceivedAtRequest request, EaEndpoint ea, Instant now) {
+    public CompletableFuture<ValidationResult> validate(ReceivedAtRequest request, EaEndpoint ea, Instant now) {
         List<URI> points = ea.accessPoints();
         int first = Math.floorMod(rotation.getAndIncrement(), points.size());
-        EaCallException last = null;
-        for (int i = 0; i < points.size(); i++) {
-            URI point = points.get((first + i) % points.size());
-            OutgoingRequest out = AuthorizationValidationMessages.request(request, aa.signer(), aa.certificate(), ea.recipient(), now, encryption);
-            try {
-                byte[] answer = client.validate(point, out.body());
+        return attempt(request, ea, now, first, 0, null);
+    }
+
+    /** Attempt {@code i} of {@code points.size()}, from the access point {@code first + i}; {@code last}: why the one before failed. */
+    private CompletableFuture<ValidationResult> attempt(ReceivedAtRequest request, EaEndpoint ea, Instant now, int first, int i,
+                                                        EaCallException last) {
+        List<URI> points = ea.accessPoints();
+        if (i == points.size()) {
+            return CompletableFuture.failedFuture(new PkiException(ErrorCode.EA_UNREACHABLE, "no access point of EA "
+                    + ea.certificate().hashedId8() + " answered (" + points.size() + " tried; last: " + last.getMessage() + ")", last));
+        }
+        URI point = points.get((first + i) % points.size());
+        OutgoingRequest out = AuthorizationValidationMessages.request(request, aa.signer(), aa.certificate(), ea.recipient(), now, encryption);
+        return client.validate(point, out.body()).handle((answer, failure) -> {
+            EaCallException failed;
+            if (failure == null) {
                 try {
-                    return AuthorizationValidationMessages.readResponse(answer, out, ea.certificate(), encryption);
+                    return CompletableFuture.completedFuture(AuthorizationValidationMessages.readResponse(answer, out, ea.certificate(), encryption));
                 } catch (PkiException unreadable) {
-                    throw new EaCallException(EaCallException.Reason.UNREADABLE_RESPONSE,
+                    failed = new EaCallException(EaCallException.Reason.UNREADABLE_RESPONSE,
                             "answer from " + point + " is unreadable: " + unreadable.getMessage(), unreadable);
                 }
-            } catch (EaCallException e) {
-                metrics.eaFailure(e.reason());
-                last = e;
+            } else if (unwrap(failure) instanceof EaCallException e) {
+                failed = e;
+            } else {
+                return CompletableFuture.<ValidationResult>failedFuture(unwrap(failure));
             }
-        }
-        throw new PkiException(ErrorCode.EA_UNREACHABLE, "no access point of EA " + ea.certificate().hashedId8() + " answered ("
-                + points.size() + " tried; last: " + last.getMessage() + ")", last);
+            metrics.eaFailure(failed.reason());
+            return attempt(request, ea, now, first, i + 1, failed);
+        }).thenCompose(Function.identity());
+    }
+
+    /** The failure inside a {@link CompletionException}. */
+    static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

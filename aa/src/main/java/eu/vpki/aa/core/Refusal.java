@@ -46,7 +46,7 @@ public record Refusal(int responseCode, ErrorCode reason, String detail) {
         }
     }
 
-    public static Refusal internal(RuntimeException e) {
+    public static Refusal internal(Exception e) {
         return new Refusal(ErrorCode.INTERNAL_ERROR.authorizationResponseCode(), ErrorCode.INTERNAL_ERROR, String.valueOf(e));
     }
 }

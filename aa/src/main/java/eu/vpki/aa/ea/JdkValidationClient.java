@@ -2,9 +2,9 @@ package eu.vpki.aa.ea;
 
 import eu.vpki.aa.core.AuthorizationValidationClient;
 import eu.vpki.aa.core.EaCallException;
+import eu.vpki.shell.etsi.AccessPoint;
 
 import javax.net.ssl.SSLContext;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,17 +12,18 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
- * {@link AuthorizationValidationClient} on the JDK's {@link HttpClient}: HTTP/1.1 with persistent
+ * {@link AuthorizationValidationClient} on the JDK's {@link HttpClient} ({@code sendAsync}; the AA finishes an
+ * authorization on the client's threads, not on the event loop that read the request): HTTP/1.1 with persistent
  * connections (the client keeps idle connections per host and reuses them; no pool limit), a
  * connect timeout and a per-request timeout. Over {@code https} a connection's TLS handshake is made
  * once and the connection kept alive, so handshakes are amortised over its requests. One instance per
  * AA process, shared by all request threads. docs/aa.md records why this client and not a separately pooled one.
  */
 public final class JdkValidationClient implements AuthorizationValidationClient {
-    static final String ITS_REQUEST = "application/x-its-request";
-    static final String ITS_RESPONSE = "application/x-its-response";
     private static final int MAX_RESPONSE_BYTES = 64 * 1024;
 
     private final HttpClient http;
@@ -42,31 +43,32 @@ public final class JdkValidationClient implements AuthorizationValidationClient 
     }
 
     @Override
-    public byte[] validate(URI accessPoint, byte[] body) throws EaCallException {
+    public CompletableFuture<byte[]> validate(URI accessPoint, byte[] body) {
         HttpRequest request = HttpRequest.newBuilder(accessPoint).timeout(requestTimeout)
-                .header("Content-Type", ITS_REQUEST).header("Accept", ITS_RESPONSE)
+                .header("Content-Type", AccessPoint.ITS_REQUEST).header("Accept", AccessPoint.ITS_RESPONSE)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-        HttpResponse<byte[]> response;
-        try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        } catch (HttpTimeoutException e) {
-            throw new EaCallException(EaCallException.Reason.TIMEOUT, accessPoint + ": " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new EaCallException(EaCallException.Reason.IO, accessPoint + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EaCallException(EaCallException.Reason.IO, accessPoint + ": interrupted", e);
-        }
-        if (response.statusCode() != 200) {
-            throw new EaCallException(EaCallException.Reason.HTTP_STATUS, accessPoint + " answered HTTP " + response.statusCode());
-        }
-        String type = response.headers().firstValue("Content-Type").orElse("");
-        if (!type.toLowerCase(Locale.ROOT).split(";", 2)[0].trim().equals(ITS_RESPONSE)) {
-            throw new EaCallException(EaCallException.Reason.CONTENT_TYPE, accessPoint + " answered Content-Type '" + type + "'");
-        }
-        if (response.body().length > MAX_RESPONSE_BYTES) {
-            throw new EaCallException(EaCallException.Reason.UNREADABLE_RESPONSE, accessPoint + " answered more than " + MAX_RESPONSE_BYTES + " bytes");
-        }
-        return response.body();
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (cause instanceof HttpTimeoutException) {
+                throw new CompletionException(new EaCallException(EaCallException.Reason.TIMEOUT, accessPoint + ": " + cause.getMessage(), cause));
+            }
+            if (cause != null) {
+                throw new CompletionException(new EaCallException(EaCallException.Reason.IO, accessPoint + ": " + cause, cause));
+            }
+            if (response.statusCode() != 200) {
+                throw new CompletionException(new EaCallException(EaCallException.Reason.HTTP_STATUS,
+                        accessPoint + " answered HTTP " + response.statusCode()));
+            }
+            String type = response.headers().firstValue("Content-Type").orElse("");
+            if (!type.toLowerCase(Locale.ROOT).split(";", 2)[0].trim().equals(AccessPoint.ITS_RESPONSE)) {
+                throw new CompletionException(new EaCallException(EaCallException.Reason.CONTENT_TYPE,
+                        accessPoint + " answered Content-Type '" + type + "'"));
+            }
+            if (response.body().length > MAX_RESPONSE_BYTES) {
+                throw new CompletionException(new EaCallException(EaCallException.Reason.UNREADABLE_RESPONSE,
+                        accessPoint + " answered more than " + MAX_RESPONSE_BYTES + " bytes"));
+            }
+            return response.body();
+        });
     }
 }

@@ -2,10 +2,8 @@ package eu.vpki.aa.web;
 
 import eu.vpki.aa.config.AaProperties;
 import eu.vpki.aa.core.AuthorizationService;
-import eu.vpki.shell.etsi.AccessPointServlet;
+import eu.vpki.shell.etsi.AccessPoint;
 import eu.vpki.shell.limits.RequestBodyLimit;
-import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -14,16 +12,14 @@ import java.util.List;
 /** Serves the authorization endpoint at the path of {@code vpki.aa.access-point} (default {@code /aa/authorization}). */
 @Configuration(proxyBeanMethods = false)
 public class WebConfiguration {
-    /** Bodies over {@code vpki.aa.max-request-bytes} are refused (413) by the service shell before anything buffers them. */
+    /** Bodies over {@code vpki.aa.max-request-bytes} are refused (413) by the service shell before anything reads them. */
     @Bean
     RequestBodyLimit authorizationRequestBodyLimit(AaProperties aa) {
         return new RequestBodyLimit("vpki.aa.max-request-bytes", List.of(aa.accessPointPath()), aa.maxRequestBytes());
     }
 
     @Bean
-    ServletRegistrationBean<AccessPointServlet> authorizationAccessPoint(AuthorizationService service, AaProperties aa,
-                                                                         MeterRegistry registry) {
-        return AccessPointServlet.registration("aa-authorization", aa.accessPointPath(), "an AuthorizationRequest",
-                new AuthorizationEndpoint(service), registry);
+    AccessPoint authorizationAccessPoint(AuthorizationService service, AaProperties aa) {
+        return AccessPoint.asynchronous("aa-authorization", aa.accessPointPath(), "an AuthorizationRequest", new AuthorizationEndpoint(service));
     }
 }

@@ -50,6 +50,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,7 +82,7 @@ import static org.awaitility.Awaitility.await;
  * and AA's signing keys), {@code bench.station-curve} (the stations' keys; default {@code bench.curve}),
  * {@code bench.aas} (1,2,4), {@code bench.concurrency} (1,2,4,8,16,32, for one
  * AA), {@code bench.concurrency.many} (8,16,32, for several AAs), {@code bench.warmup} (PT20S),
- * {@code bench.measure} (PT10S), {@code bench.ea-client} (APACHE, the default, or JDK), {@code bench.aa-heap}
+ * {@code bench.measure} (PT10S), {@code bench.ea-client} (NETTY, the default, or JDK), {@code bench.aa-heap}
  * (512m), {@code bench.aa-jvm} (more AA JVM options, space-separated; -XX:+UseParallelGC, as deployed), {@code bench.jfr} (false: true records a JFR profile per AA and EA process, and one of this JVM per level, into {@code bench.out}),
  * {@code bench.ea-heap} (512m), {@code bench.ea-jvm} (more EA JVM options; -XX:+UseParallelGC, as deployed),
  * {@code bench.aa-classpath} and {@code bench.ea-classpath} (this JVM's class path: the AA and EA processes' class paths;
@@ -105,7 +106,7 @@ public final class AaThroughputBenchmark {
     static final List<Integer> AAS = ints(prop("bench.aas", "1,2,4"));
     static final List<Integer> LEVELS_ONE = ints(prop("bench.concurrency", "1,2,4,8,16,32"));
     static final List<Integer> LEVELS_MANY = ints(prop("bench.concurrency.many", "8,16,32"));
-    static final String EA_CLIENT = prop("bench.ea-client", "APACHE");
+    static final String EA_CLIENT = prop("bench.ea-client", "NETTY");
     static final String AA_HEAP = prop("bench.aa-heap", "512m");
     static final List<String> AA_JVM = List.of(prop("bench.aa-jvm", "-XX:+UseParallelGC").trim().split("\\s+"));
     static final boolean JFR = Boolean.parseBoolean(prop("bench.jfr", "false"));
@@ -493,8 +494,8 @@ public final class AaThroughputBenchmark {
             EtsiCertificate ec = decoding.certificate(ecs.get(received.ecSignature().signerDigest().orElseThrow()));
             received.ecSignature().requireSignedBy(ec);
             CertificateChecks.checkValidAt(ec, Instant.now());
-            return AuthorizationValidationMessages.response(request, EtsiCodes.Validation.OK, received.requested(), eaSigner,
-                    ea.certificate, Instant.now(), encryption);
+            return CompletableFuture.completedFuture(AuthorizationValidationMessages.response(request, EtsiCodes.Validation.OK,
+                    received.requested(), eaSigner, ea.certificate, Instant.now(), encryption));
         };
         SimpleMeterRegistry ceilingRegistry = new SimpleMeterRegistry();
         CaffeineReplayCache replay = new CaffeineReplayCache("aa-replay", Duration.ofMinutes(10), 1_000_000,
@@ -530,7 +531,7 @@ public final class AaThroughputBenchmark {
             Thread t = new Thread(() -> {
                 for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
                     long t0 = System.nanoTime();
-                    AuthorizationOutcome outcome = service.authorize(requests.get(i).request().body());
+                    AuthorizationOutcome outcome = service.authorize(requests.get(i).request().body()).join();
                     long t1 = System.nanoTime();
                     h.recordValue(Math.max(1, (t1 - t0) / 1_000));
                     lastEnd.accumulateAndGet(t1, Math::max);

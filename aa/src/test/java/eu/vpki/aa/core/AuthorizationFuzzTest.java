@@ -82,7 +82,7 @@ class AuthorizationFuzzTest {
 
     private static void authorize(byte[] body) {
         LAST_REASON.set(null);
-        FuzzContract.check(() -> SERVICE.authorize(body));
+        FuzzContract.check(() -> SERVICE.authorize(body).join());
         if (ErrorCode.INTERNAL_ERROR.name().equals(LAST_REASON.get())) {
             throw new AssertionError("the AA answered an internal error");
         }
@@ -102,7 +102,7 @@ class AuthorizationFuzzTest {
             String name = (protection.proofOfPossession() ? "pop" : "no-pop") + (protection.encryptEcSignature() ? "-encrypted-ec-signature" : "-clear-ec-signature");
             if (protection.equals(AuthorizationMessages.Protection.FULL)) {
                 // answered with a ticket, not refused: the fuzzer starts from a request that passes every check
-                assertThat(SERVICE.authorize(request.body())).isInstanceOfSatisfying(AuthorizationOutcome.Answered.class,
+                assertThat(SERVICE.authorize(request.body()).join()).isInstanceOfSatisfying(AuthorizationOutcome.Answered.class,
                         answered -> assertThat(answered.responseCode()).isZero());
             }
             corpus.write("authorizationBody", name, request.body());

@@ -51,7 +51,7 @@ class AuthorizationServiceTest {
     }
 
     private AuthorizationOutcome.Answered answered(OutgoingRequest request) {
-        AuthorizationOutcome outcome = aa.service.authorize(request.body());
+        AuthorizationOutcome outcome = aa.service.authorize(request.body()).join();
         assertThat(outcome).isInstanceOf(AuthorizationOutcome.Answered.class);
         return (AuthorizationOutcome.Answered) outcome;
     }
@@ -258,7 +258,7 @@ class AuthorizationServiceTest {
         try (AaFixture strict = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), true, true))) {
             Station station = strict.enrolledStation(EtsiCurve.NIST_P256);
             OutgoingRequest request = station.request(new Protection(false, true), Station.CAM_DENM, NOW);
-            AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) strict.service.authorize(request.body());
+            AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) strict.service.authorize(request.body()).join();
             assertThat(answer.responseCode()).isEqualTo(Authorization.INVALIDSIGNATURE);
             assertThat(station.read(answer.response(), request).authorizationTicket()).isEmpty();
             assertThat(strict.tickets("issued")).isZero();
@@ -284,7 +284,7 @@ class AuthorizationServiceTest {
         try (AaFixture lenient = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), false, false))) {
             Station station = lenient.enrolledStation(EtsiCurve.BRAINPOOL_P384R1);
             OutgoingRequest request = station.request(new Protection(pop, false), Station.CAM_DENM, NOW);
-            AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) lenient.service.authorize(request.body());
+            AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) lenient.service.authorize(request.body()).join();
             assertThat(answer.responseCode()).isEqualTo(Authorization.OK);
             EtsiCertificate at = station.read(answer.response(), request).authorizationTicket().orElseThrow();
             CertificateChecks.checkIssuedBy(at, PKI.aa, NOW);
@@ -315,7 +315,7 @@ class AuthorizationServiceTest {
             throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
         });
 
-        assertThatThrownBy(() -> withBrokenAudit.authorize(request.body())).isInstanceOf(java.io.UncheckedIOException.class);
+        assertThatThrownBy(() -> withBrokenAudit.authorize(request.body()).join()).hasCauseInstanceOf(java.io.UncheckedIOException.class);
         assertThat(aa.tickets("issued")).isZero();
     }
 
@@ -325,7 +325,7 @@ class AuthorizationServiceTest {
         byte[] body = station.request(Protection.FULL, Station.CAM_DENM, NOW).body();
         body[body.length - 3] ^= 0x40;
 
-        AuthorizationOutcome outcome = aa.service.authorize(body);
+        AuthorizationOutcome outcome = aa.service.authorize(body).join();
 
         assertThat(outcome).isInstanceOfSatisfying(AuthorizationOutcome.Undecryptable.class,
                 u -> assertThat(u.reason()).isEqualTo(ErrorCode.DECRYPTION_FAILED));
@@ -347,9 +347,9 @@ class AuthorizationServiceTest {
                 station.ec, new SoftwareSigner(station.ecKey, RANDOM), PKI.ea,
                 other.aa.asEncryptionRecipient(), new Protection(false, true), NOW, RANDOM, station.encryption);
 
-        assertThat(aa.service.authorize(forOther.body())).isInstanceOfSatisfying(AuthorizationOutcome.Undecryptable.class,
+        assertThat(aa.service.authorize(forOther.body()).join()).isInstanceOfSatisfying(AuthorizationOutcome.Undecryptable.class,
                 u -> assertThat(u.reason()).isEqualTo(ErrorCode.NOT_ENCRYPTED_FOR_US));
-        assertThat(aa.service.authorize(new byte[]{1, 2, 3})).isInstanceOfSatisfying(AuthorizationOutcome.Undecryptable.class,
+        assertThat(aa.service.authorize(new byte[]{1, 2, 3}).join()).isInstanceOfSatisfying(AuthorizationOutcome.Undecryptable.class,
                 u -> assertThat(u.reason()).isEqualTo(ErrorCode.MALFORMED_ENCODING));
         assertNothingIssued();
         assertThat(aa.tickets("undecryptable")).isEqualTo(2);

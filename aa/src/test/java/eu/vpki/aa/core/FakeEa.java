@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
@@ -50,11 +51,15 @@ public final class FakeEa implements AuthorizationValidationClient {
     }
 
     @Override
-    public byte[] validate(URI accessPoint, byte[] body) throws EaCallException {
+    public CompletableFuture<byte[]> validate(URI accessPoint, byte[] body) {
         calls.add(accessPoint);
         if (down.contains(accessPoint)) {
-            throw new EaCallException(EaCallException.Reason.IO, "connection refused: " + accessPoint);
+            return CompletableFuture.failedFuture(new EaCallException(EaCallException.Reason.IO, "connection refused: " + accessPoint));
         }
+        return CompletableFuture.completedFuture(answer(body));
+    }
+
+    private byte[] answer(byte[] body) {
         DecryptedRequest decrypted = DecryptedRequest.decrypt(body, identity, encryption);
         seenPlaintexts.add(decrypted.plaintext());
         int code;

@@ -34,7 +34,7 @@ class PrivacyTest {
             for (int i = 0; i < 3; i++) {
                 Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
                 OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
-                var answer = (AuthorizationOutcome.Answered) aa.service.authorize(request.body());
+                var answer = (AuthorizationOutcome.Answered) aa.service.authorize(request.body()).join();
                 EtsiCertificate at = station.read(answer.response(), request).authorizationTicket().orElseThrow();
                 ecTraces.add(station.ec.hashedId8().bytes());
                 ecTraces.add(station.ec.encoded());
@@ -49,7 +49,7 @@ class PrivacyTest {
             }
             Station revoked = aa.enrolledStation(EtsiCurve.NIST_P256);
             aa.ea.revokedEcs.add(revoked.ec.hashedId8());
-            aa.service.authorize(revoked.request(Protection.FULL, Station.CAM_DENM, NOW).body());
+            aa.service.authorize(revoked.request(Protection.FULL, Station.CAM_DENM, NOW).body()).join();
             ecTraces.add(revoked.ec.hashedId8().bytes());
 
             // the AA's audit log: AT digests, EA, codes; no EC, no key, no request hash, in binary or in hex

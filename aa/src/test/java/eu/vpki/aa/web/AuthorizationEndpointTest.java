@@ -8,64 +8,70 @@ import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.TestPki;
-import eu.vpki.shell.etsi.AccessPointServlet;
+import eu.vpki.shell.etsi.AccessPoint;
+import eu.vpki.shell.etsi.AccessPointServer;
+import eu.vpki.shell.etsi.EventLoops;
 import eu.vpki.shell.limits.RequestBodyLimit;
-import eu.vpki.shell.limits.RequestBodyLimitFilter;
+import eu.vpki.shell.limits.RequestBodyLimits;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.mock.web.MockFilterChain;
-import org.springframework.mock.web.MockHttpServletRequest;
-import org.springframework.mock.web.MockHttpServletResponse;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The HTTP contract of the access point, over the real core with an in-process fake EA: the servlet
- * behind the request body limit filter, as the service registers them (AuthorizationEndToEndTest runs
- * them in Tomcat).
+ * The HTTP contract of the access point, over the real core with an in-process fake EA: the access point
+ * served by the service shell's access point server with the AA's body limit, as the service declares them
+ * (AuthorizationEndToEndTest runs the whole service).
  */
 class AuthorizationEndpointTest {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final AaFixture aa = new AaFixture(PKI);
-    private final AccessPointServlet servlet = new AccessPointServlet("aa-authorization", "an AuthorizationRequest",
-            new AuthorizationEndpoint(aa.service), new SimpleMeterRegistry());
-    private final RequestBodyLimitFilter limit = new RequestBodyLimitFilter(
-            List.of(new RequestBodyLimit("vpki.aa.max-request-bytes", List.of("/aa/authorization"), 4096)), 65536);
+    private final EventLoops loops = new EventLoops(1, true);
+    private final AccessPointServer server = new AccessPointServer(
+            new AccessPointServer.Settings("127.0.0.1", 0, 8192, 100, 50, Duration.ofSeconds(20), Duration.ofSeconds(60), 10_000, 65536, 4),
+            List.of(AccessPoint.asynchronous("aa-authorization", "/aa/authorization", "an AuthorizationRequest", new AuthorizationEndpoint(aa.service))),
+            new RequestBodyLimits(List.of(new RequestBodyLimit("vpki.aa.max-request-bytes", List.of("/aa/authorization"), 4096)), 65536),
+            loops, null, new SimpleMeterRegistry());
+    private final int port = server.start();
 
-    private MockHttpServletResponse post(String contentType, byte[] body) throws Exception {
-        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/aa/authorization");
-        request.setContentType(contentType);
-        request.setContent(body);
-        MockHttpServletResponse response = new MockHttpServletResponse();
-        new MockFilterChain(servlet, limit).doFilter(request, response);
-        return response;
+    private HttpResponse<byte[]> post(String contentType, byte[] body) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/aa/authorization")).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
-    private static Object json(MockHttpServletResponse response, String path) throws Exception {
-        return JsonPath.read(response.getContentAsString(), path);
+    private static Object json(HttpResponse<byte[]> response, String path) {
+        return JsonPath.read(new String(response.body(), StandardCharsets.UTF_8), path);
     }
 
     @AfterEach
     void tearDown() throws IOException {
+        server.stop(Duration.ofSeconds(5));
+        loops.close();
         aa.close();
     }
-
     @Test
     void authorizationRequest_isAnsweredWith200_itsResponse_carryingTheAt() throws Exception {
         Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
         OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
 
-        MockHttpServletResponse result = post("application/x-its-request", request.body());
-        assertThat(result.getStatus()).isEqualTo(200);
-        assertThat(result.getContentType()).isEqualTo("application/x-its-response");
+        HttpResponse<byte[]> result = post("application/x-its-request", request.body());
+        assertThat(result.statusCode()).isEqualTo(200);
+        assertThat(result.headers().firstValue("Content-Type")).hasValue("application/x-its-response");
 
-        var at = station.read(result.getContentAsByteArray(), request);
+        var at = station.read(result.body(), request);
         assertThat(at.ok()).isTrue();
         assertThat(at.authorizationTicket().orElseThrow().verificationKey()).isNotNull();
     }
@@ -75,19 +81,19 @@ class AuthorizationEndpointTest {
         Station stranger = Station.enrolled(PKI, EtsiCurve.NIST_P256);
         OutgoingRequest request = stranger.request(Protection.FULL, Station.CAM_DENM, NOW);
 
-        MockHttpServletResponse result = post("application/x-its-request", request.body());
-        assertThat(result.getStatus()).isEqualTo(200);
-        assertThat(result.getContentType()).isEqualTo("application/x-its-response");
+        HttpResponse<byte[]> result = post("application/x-its-request", request.body());
+        assertThat(result.statusCode()).isEqualTo(200);
+        assertThat(result.headers().firstValue("Content-Type")).hasValue("application/x-its-response");
 
-        assertThat(stranger.read(result.getContentAsByteArray(), request).responseCode()).isEqualTo(Authorization.UNKNOWNITS);
+        assertThat(stranger.read(result.body(), request).responseCode()).isEqualTo(Authorization.UNKNOWNITS);
         assertThat(aa.tickets("issued")).isZero();
     }
 
     @Test
     void undecryptableBody_is400Problem_andNothingIsIssued() throws Exception {
-        MockHttpServletResponse result = post("application/x-its-request", new byte[]{3, (byte) 0x82, 0});
-        assertThat(result.getStatus()).isEqualTo(400);
-        assertThat(result.getContentType()).isEqualTo("application/problem+json");
+        HttpResponse<byte[]> result = post("application/x-its-request", new byte[]{3, (byte) 0x82, 0});
+        assertThat(result.statusCode()).isEqualTo(400);
+        assertThat(result.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(json(result, "$.type")).isEqualTo("urn:vpki:error:malformed-encoding");
         assertThat(json(result, "$.code")).isEqualTo(100);
         assertThat(json(result, "$.error")).isEqualTo("MALFORMED_ENCODING");
@@ -98,16 +104,16 @@ class AuthorizationEndpointTest {
 
     @Test
     void wrongContentType_is415_andNeverReachesTheCore() throws Exception {
-        MockHttpServletResponse result = post("application/octet-stream", new byte[]{1});
-        assertThat(result.getStatus()).isEqualTo(415);
+        HttpResponse<byte[]> result = post("application/octet-stream", new byte[]{1});
+        assertThat(result.statusCode()).isEqualTo(415);
         assertThat(json(result, "$.error")).isEqualTo("UNEXPECTED_CONTENT");
         assertThat(aa.auditLines()).isEmpty();
     }
 
     @Test
     void oversizeBody_is413_andNeverReachesTheCore() throws Exception {
-        MockHttpServletResponse result = post("application/x-its-request", new byte[4097]);
-        assertThat(result.getStatus()).isEqualTo(413);
+        HttpResponse<byte[]> result = post("application/x-its-request", new byte[4097]);
+        assertThat(result.statusCode()).isEqualTo(413);
         assertThat(json(result, "$.code")).isEqualTo(102);
         assertThat(aa.auditLines()).isEmpty();
     }

@@ -8,7 +8,6 @@ import eu.vpki.common.fleet.FleetKeys;
 import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.replication.ReplicatedKeyspace;
-import eu.vpki.ea.web.EaAccessPoints;
 import eu.vpki.ea.core.AuthorizationAuthorityDirectory;
 import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EaIdentity;
@@ -34,14 +33,10 @@ import java.util.Optional;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({EaProperties.class, TrustListProperties.class})
 public class EaConfiguration {
-    /**
-     * Bodies of the EA's endpoints over {@code vpki.ea.max-request-bytes} are refused (413) by the service shell before anything
-     * buffers them. The two access points are named literally as well, so that the filter finds their limit without matching
-     * a pattern per request.
-     */
+    /** Bodies of the EA's endpoints over {@code vpki.ea.max-request-bytes} are refused (413) by the service shell before anything reads them. */
     @Bean
     RequestBodyLimit eaRequestBodyLimit(EaProperties properties) {
-        return new RequestBodyLimit("vpki.ea.max-request-bytes", List.of(EaAccessPoints.ENROLMENT, EaAccessPoints.VALIDATION, "/ea/**"),
+        return new RequestBodyLimit("vpki.ea.max-request-bytes", List.of("/ea/**"),
                 properties.maxRequestBytes());
     }
 

@@ -9,16 +9,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.server.PathContainer;
 import org.springframework.web.filter.OncePerRequestFilter;
-import org.springframework.web.util.pattern.PathPattern;
-import org.springframework.web.util.pattern.PathPatternParser;
 
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The first filter of every service: a request whose {@code Content-Length} exceeds the limit of its
@@ -32,46 +26,16 @@ import java.util.regex.Pattern;
 public final class RequestBodyLimitFilter extends OncePerRequestFilter {
     private static final Logger log = LoggerFactory.getLogger(RequestBodyLimitFilter.class);
 
-    private record Rule(List<PathPattern> patterns, RequestBodyLimit limit) {
-    }
-
-    private static final Pattern SLASHES = Pattern.compile("/{2,}");
-
-    private final List<Rule> rules;
-    private final RequestBodyLimit fallback;
-    /** The limit of each path the first rule that matches it names literally (the ETSI access points): no parsing per request. */
-    private final Map<String, RequestBodyLimit> literal = new HashMap<>();
+    private final RequestBodyLimits limits;
 
     public RequestBodyLimitFilter(List<RequestBodyLimit> limits, long defaultMaxBytes) {
-        PathPatternParser parser = PathPatternParser.defaultInstance;
-        this.rules = limits.stream().map(l -> new Rule(l.pathPatterns().stream().map(parser::parse).toList(), l)).toList();
-        this.fallback = new RequestBodyLimit("vpki.http.max-request-bytes", List.of("/**"), defaultMaxBytes);
-        for (Rule rule : rules) {
-            for (PathPattern pattern : rule.patterns()) {
-                String text = pattern.getPatternString();
-                if (!pattern.hasPatternSyntax() && !text.contains("//")) {
-                    literal.putIfAbsent(text, limitOf(text));
-                }
-            }
-        }
-    }
-
-    /** The limit that applies to a request path. */
-    RequestBodyLimit limitOf(String path) {
-        RequestBodyLimit known = literal.get(path);
-        if (known != null) {
-            return known;
-        }
-        // any run of slashes counts as one (the DC answers //publish/... like /publish/...)
-        PathContainer container = PathContainer.parsePath(path.contains("//") ? SLASHES.matcher(path).replaceAll("/") : path);
-        return rules.stream().filter(r -> r.patterns().stream().anyMatch(p -> p.matches(container))).map(Rule::limit).findFirst()
-                .orElse(fallback);
+        this.limits = new RequestBodyLimits(limits, defaultMaxBytes);
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        RequestBodyLimit limit = limitOf(request.getRequestURI().substring(request.getContextPath().length()));
+        RequestBodyLimit limit = limits.limitOf(request.getRequestURI().substring(request.getContextPath().length()));
         long declared = request.getContentLengthLong();
         if (declared > limit.maxBytes()) {
             refuse(request, response, declared + " bytes declared, at most " + limit.maxBytes() + " (" + limit.name() + ")");

@@ -93,9 +93,19 @@ public final class Problems {
 
     /**
      * Writes a problem straight to a servlet response, for code that runs outside Spring MVC (security
-     * filters, the ETSI access point servlets): the same JSON as a controller's problem.
+     * and limit filters): the same JSON as a controller's problem.
      */
     public static void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
+        response.setStatus(problem.getStatus());
+        headers(HttpStatus.valueOf(problem.getStatus())).forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        byte[] body = json(problem);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
+    /** The problem's JSON, as a controller answers it ({@code application/problem+json}), for servers outside Spring MVC. */
+    public static byte[] json(ProblemDetail problem) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("type", problem.getType().toString());
         json.put("title", problem.getTitle());
@@ -107,12 +117,7 @@ public final class Problems {
         if (problem.getProperties() != null) {
             json.putAll(problem.getProperties());
         }
-        response.setStatus(problem.getStatus());
-        headers(HttpStatus.valueOf(problem.getStatus())).forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
-        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        byte[] body = JSON.writeValueAsBytes(json);
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
+        return JSON.writeValueAsBytes(json);
     }
 
     /** The codes a problem names: its own and those of its invalid fields. */

@@ -14,19 +14,19 @@ class RequestBodyLimitRulesTest {
 
     @Test
     void literalPaths_getTheirRule_unlessAnEarlierPatternRuleCoversThem() {
-        RequestBodyLimitFilter filter = new RequestBodyLimitFilter(List.of(wide, exact, root), 50);
+        RequestBodyLimits filter = new RequestBodyLimits(List.of(wide, exact, root), 50);
         assertThat(filter.limitOf("/ea/enrolment")).isSameAs(wide);
         assertThat(filter.limitOf("/aa/authorization")).isSameAs(exact);
         assertThat(filter.limitOf("/")).isSameAs(root);
 
-        RequestBodyLimitFilter exactFirst = new RequestBodyLimitFilter(List.of(exact, wide), 50);
+        RequestBodyLimits exactFirst = new RequestBodyLimits(List.of(exact, wide), 50);
         assertThat(exactFirst.limitOf("/ea/enrolment")).isSameAs(exact);
         assertThat(exactFirst.limitOf("/ea/authorization-validation")).isSameAs(wide);
     }
 
     @Test
     void pathsThatAreNotLiterallyARule_areMatched_slashRunsCountingAsOne() {
-        RequestBodyLimitFilter filter = new RequestBodyLimitFilter(List.of(exact, wide), 50);
+        RequestBodyLimits filter = new RequestBodyLimits(List.of(exact, wide), 50);
         assertThat(filter.limitOf("//aa//authorization")).isSameAs(exact);
         assertThat(filter.limitOf("/aa/%61uthorization")).isSameAs(exact);
         assertThat(filter.limitOf("/aa/authorization/")).extracting(RequestBodyLimit::name).isEqualTo("vpki.http.max-request-bytes");
