@@ -10,6 +10,7 @@ import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.shell.etsi.AccessPoint;
 import eu.vpki.shell.etsi.AccessPointServer;
+import eu.vpki.shell.etsi.AccessPointWorkers;
 import eu.vpki.shell.etsi.EventLoops;
 import eu.vpki.shell.limits.RequestBodyLimit;
 import eu.vpki.shell.limits.RequestBodyLimits;
@@ -40,11 +41,12 @@ class AuthorizationEndpointTest {
 
     private final AaFixture aa = new AaFixture(PKI);
     private final EventLoops loops = new EventLoops(1, true);
+    private final AccessPointWorkers workers = new AccessPointWorkers(2);
     private final AccessPointServer server = new AccessPointServer(
-            new AccessPointServer.Settings("127.0.0.1", 0, 8192, 100, 50, Duration.ofSeconds(20), Duration.ofSeconds(60), 10_000, 65536, 4),
+            new AccessPointServer.Settings("127.0.0.1", 0, 8192, 100, 50, Duration.ofSeconds(20), Duration.ofSeconds(60), 10_000, 65536),
             List.of(AccessPoint.asynchronous("aa-authorization", "/aa/authorization", "an AuthorizationRequest", new AuthorizationEndpoint(aa.service))),
             new RequestBodyLimits(List.of(new RequestBodyLimit("vpki.aa.max-request-bytes", List.of("/aa/authorization"), 4096)), 65536),
-            loops, null, new SimpleMeterRegistry());
+            loops, workers, null, new SimpleMeterRegistry());
     private final int port = server.start();
 
     private HttpResponse<byte[]> post(String contentType, byte[] body) throws Exception {
@@ -60,6 +62,7 @@ class AuthorizationEndpointTest {
     void tearDown() throws IOException {
         server.stop(Duration.ofSeconds(5));
         loops.close();
+        workers.close();
         aa.close();
     }
     @Test

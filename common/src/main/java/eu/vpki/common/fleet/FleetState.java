@@ -129,6 +129,15 @@ public final class FleetState {
         return read;
     }
 
+    /**
+     * What {@link #ecWithStation} answers without a read of Redis: the records an earlier call read and no write to
+     * them has begun since; empty when they are not kept (or there is no {@link EcStationCache}).
+     */
+    public Optional<EcAndStation> keptEcWithStation(HashedId8 ec) {
+        ReplicaStatus status = requireServing();
+        return ecs == null ? Optional.empty() : Optional.ofNullable(ecs.find(ec, status.origin()));
+    }
+
     private EcAndStation readEcWithStation(HashedId8 ec) {
         List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.ec(ec)),
                 List.of(new RecordReader.Reference(0, "station", FleetKeys.STATION),

@@ -70,7 +70,7 @@ public final class AuthorizationValidationService {
     }
 
     /**
-     * Answers one AuthorizationValidationRequest body.
+     * Answers one AuthorizationValidationRequest body: {@link #begin} and {@link Validation#answer}.
      *
      * @return the encrypted AuthorizationValidationResponse (confirmed attributes, or a refusal code)
      * @throws UndecryptableRequestException when the body cannot be decrypted
@@ -78,6 +78,16 @@ public final class AuthorizationValidationService {
      *                      could not decide (e.g. {@link ErrorCode#REPLICATION_UNAVAILABLE}): no ETSI answer
      */
     public byte[] validate(byte[] body) {
+        return begin(body).answer();
+    }
+
+    /**
+     * The first step of a validation, which reads nothing but memory: decrypts the body, parses and checks the
+     * request, and finds whether the EC and station records it needs are kept ({@link Validation#readsStore()}).
+     *
+     * @throws UndecryptableRequestException when the body cannot be decrypted
+     */
+    public Validation begin(byte[] body) {
         long start = System.nanoTime();
         DecryptedRequest request;
         try {
@@ -87,38 +97,85 @@ public final class AuthorizationValidationService {
             EtsiRefusals.logUndecryptable(log, "authorization validation", e);
             throw new UndecryptableRequestException(e);
         }
+        Instant now = clock.instant();
         try {
-            SubjectAttributes confirmed = check(request);
-            byte[] response = AuthorizationValidationMessages.response(request, EtsiCodes.Validation.OK, confirmed, ea.signer(),
-                    ea.certificate(), clock.instant(), encryption);
-            metrics.ok(start);
-            return response;
-        } catch (RuntimeException failure) {
-            ErrorCode code = EtsiRefusals.codeOf(failure);
-            metrics.refused(start, code);
-            if (code.serverSide()) {
-                EtsiRefusals.log(log, "authorization validation", failure, "an HTTP problem, for the AA to ask another replica");
-                throw failure instanceof PkiException pki ? pki : new PkiException(code, code.summary(), failure);
+            var received = AuthorizationValidationMessages.parseRequest(request, aas::find, decryption, encryption);
+            EtsiCertificate aa = received.aa();
+            if (!aa.validAt(now)) {
+                throw new PkiException(ErrorCode.NOT_TRUSTED, "AA " + aa.hashedId8() + " is not valid at " + now);
             }
-            int responseCode = EtsiRefusals.validationResponseCode(failure);
-            EtsiRefusals.log(log, "authorization validation", failure, EtsiCodes.validationName(responseCode));
-            return AuthorizationValidationMessages.response(request, responseCode, null,
-                    ea.signer(), ea.certificate(), clock.instant(), encryption);
+            if (!received.eaId().equals(ea.certificate().hashedId8())) {
+                throw new PkiException(ErrorCode.UNKNOWN_EA, "request names EA " + received.eaId() + ", this is " + ea.certificate().hashedId8());
+            }
+            HashedId8 ecId = received.ecSignature().signerDigest().orElseThrow();
+            return new Validation(start, now, request, received, ecId, fleet.keptEcWithStation(ecId).orElse(null), null);
+        } catch (RuntimeException failure) {
+            return new Validation(start, now, request, null, null, null, failure);
         }
     }
 
-    private SubjectAttributes check(DecryptedRequest request) {
-        Instant now = clock.instant();
-        var received = AuthorizationValidationMessages.parseRequest(request, aas::find, decryption, encryption);
+    /**
+     * A validation request decrypted and parsed, to be answered: at once when {@link #readsStore()} is false, else
+     * after a read of the replica's Redis (which a caller on an event loop does on another thread).
+     */
+    public final class Validation {
+        private final long start;
+        private final Instant now;
+        private final DecryptedRequest request;
+        private final AuthorizationValidationMessages.ReceivedValidationRequest received;
+        private final HashedId8 ecId;
+        private final FleetState.EcAndStation kept;
+        private final RuntimeException failure;
+
+        private Validation(long start, Instant now, DecryptedRequest request, AuthorizationValidationMessages.ReceivedValidationRequest received,
+                           HashedId8 ecId, FleetState.EcAndStation kept, RuntimeException failure) {
+            this.start = start;
+            this.now = now;
+            this.request = request;
+            this.received = received;
+            this.ecId = ecId;
+            this.kept = kept;
+            this.failure = failure;
+        }
+
+        /** Whether {@link #answer} reads the replica's Redis: the request is good so far and its records are not kept. */
+        public boolean readsStore() {
+            return failure == null && kept == null;
+        }
+
+        /**
+         * @return the encrypted AuthorizationValidationResponse (confirmed attributes, or a refusal code)
+         * @throws PkiException with a {@linkplain ErrorCode#serverSide() server-side} code when this replica
+         *                      could not decide (e.g. {@link ErrorCode#REPLICATION_UNAVAILABLE}): no ETSI answer
+         */
+        public byte[] answer() {
+            try {
+                if (failure != null) {
+                    throw failure;
+                }
+                SubjectAttributes confirmed = check(received, ecId, kept != null ? kept : fleet.ecWithStation(ecId), now);
+                byte[] response = AuthorizationValidationMessages.response(request, EtsiCodes.Validation.OK, confirmed, ea.signer(),
+                        ea.certificate(), clock.instant(), encryption);
+                metrics.ok(start);
+                return response;
+            } catch (RuntimeException refused) {
+                ErrorCode code = EtsiRefusals.codeOf(refused);
+                metrics.refused(start, code);
+                if (code.serverSide()) {
+                    EtsiRefusals.log(log, "authorization validation", refused, "an HTTP problem, for the AA to ask another replica");
+                    throw refused instanceof PkiException pki ? pki : new PkiException(code, code.summary(), refused);
+                }
+                int responseCode = EtsiRefusals.validationResponseCode(refused);
+                EtsiRefusals.log(log, "authorization validation", refused, EtsiCodes.validationName(responseCode));
+                return AuthorizationValidationMessages.response(request, responseCode, null,
+                        ea.signer(), ea.certificate(), clock.instant(), encryption);
+            }
+        }
+    }
+
+    private SubjectAttributes check(AuthorizationValidationMessages.ReceivedValidationRequest received, HashedId8 ecId,
+                                    FleetState.EcAndStation read, Instant now) {
         EtsiCertificate aa = received.aa();
-        if (!aa.validAt(now)) {
-            throw new PkiException(ErrorCode.NOT_TRUSTED, "AA " + aa.hashedId8() + " is not valid at " + now);
-        }
-        if (!received.eaId().equals(ea.certificate().hashedId8())) {
-            throw new PkiException(ErrorCode.UNKNOWN_EA, "request names EA " + received.eaId() + ", this is " + ea.certificate().hashedId8());
-        }
-        HashedId8 ecId = received.ecSignature().signerDigest().orElseThrow();
-        FleetState.EcAndStation read = fleet.ecWithStation(ecId);
         EcRecord ec = read.ec().orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_SIGNER, "EC " + ecId + " was not issued by this EA"));
         received.ecSignature().requireSignedBy(ec.certificate());
         if (ec.status() != EcRecord.Status.ACTIVE) {

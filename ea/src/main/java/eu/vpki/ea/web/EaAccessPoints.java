@@ -3,8 +3,12 @@ package eu.vpki.ea.web;
 import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EnrolmentService;
 import eu.vpki.shell.etsi.AccessPoint;
+import eu.vpki.shell.etsi.AccessPointWorkers;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * TS 102 941 access points of the EA (Annex D conventions), served by the service shell's access point server
@@ -15,9 +19,10 @@ import org.springframework.context.annotation.Configuration;
  * <ul>
  *   <li>{@value #ENROLMENT}: the EA's {@code itsAccessPoint} (enrolment and re-enrolment). It waits for its
  *       replicated command (and, in SYNC, for the other replicas), so it runs on the server's worker threads.</li>
- *   <li>{@value #VALIDATION}: the EA's {@code aaAccessPoint} (authorization validation, AAs only). It reads the EC
- *       and station records from the replica's cache, or on a miss from its own Redis in one round trip, and
- *       runs on the event loop that read the request (docs/design-access-point-server.md).</li>
+ *   <li>{@value #VALIDATION}: the EA's {@code aaAccessPoint} (authorization validation, AAs only). It runs on the
+ *       event loop that read the request when the EC and station records are kept in the replica's memory (a station
+ *       asking for a batch of ATs), and on a worker thread when they must be read from its Redis, so that a slow
+ *       Redis never holds up the event loop (docs/design-access-point-server.md).</li>
  * </ul>
  */
 @Configuration(proxyBeanMethods = false)
@@ -31,7 +36,14 @@ public class EaAccessPoints {
     }
 
     @Bean
-    AccessPoint validationAccessPoint(AuthorizationValidationService validation) {
-        return AccessPoint.onEventLoop("ea-authorization-validation", VALIDATION, "an AuthorizationValidationRequest", validation::validate);
+    AccessPoint validationAccessPoint(AuthorizationValidationService validation, AccessPointWorkers workers) {
+        return AccessPoint.asynchronous("ea-authorization-validation", VALIDATION, "an AuthorizationValidationRequest",
+                body -> answer(validation.begin(body), workers));
+    }
+
+    /** On the event loop when the validation's records are kept in memory; otherwise on a worker thread, which reads Redis. */
+    public static CompletableFuture<byte[]> answer(AuthorizationValidationService.Validation validation, Executor workers) {
+        return validation.readsStore() ? CompletableFuture.supplyAsync(validation::answer, workers)
+                : CompletableFuture.completedFuture(validation.answer());
     }
 }

@@ -12,6 +12,7 @@ import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.common.testing.RedisFixtureExtension;
+import eu.vpki.ea.web.EaAccessPoints;
 import eu.vpki.ea.testing.SimulatedAa;
 import eu.vpki.ea.testing.SimulatedStation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -117,6 +118,44 @@ class AuthorizationValidationServiceTest {
         }
 
         assertRefused(next, change.equals("SUPERSEDED") ? EtsiCodes.Validation.UNKNOWNITS : EtsiCodes.Validation.DENIEDPERMISSIONS);
+    }
+
+    /**
+     * The access point answers on its event loop only when nothing has to be read from Redis: the EC and station
+     * records are kept from an earlier validation and no write to them began since; otherwise on a worker thread.
+     */
+    @Test
+    void aValidation_readsRedis_andGoesToAWorker_onlyWhenItsRecordsAreNotKept() {
+        SimulatedStation station = ea.enrolled("VIN-KEPT", EtsiCurve.NIST_P256);
+        List<Runnable> toWorkers = new java.util.ArrayList<>();
+        java.util.concurrent.Executor workers = work -> {
+            toWorkers.add(work);
+            work.run();
+        };
+
+        OutgoingRequest first = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        var notKept = ea.validation.begin(first.body());
+        assertThat(notKept.readsStore()).isTrue();
+        assertThat(aa.read(EaAccessPoints.answer(notKept, workers).join(), first, EA).responseCode()).isEqualTo(EtsiCodes.Validation.OK);
+        assertThat(toWorkers).hasSize(1);
+
+        OutgoingRequest second = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        var kept = ea.validation.begin(second.body());
+        assertThat(kept.readsStore()).isFalse();
+        assertThat(aa.read(EaAccessPoints.answer(kept, workers).join(), second, EA).responseCode()).isEqualTo(EtsiCodes.Validation.OK);
+        assertThat(toWorkers).as("answered on the caller's thread").hasSize(1);
+
+        ea.setStatus(station, StationStatus.SUSPENDED);
+        OutgoingRequest third = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        var changed = ea.validation.begin(third.body());
+        assertThat(changed.readsStore()).as("a write to its records began since").isTrue();
+        assertThat(aa.read(EaAccessPoints.answer(changed, workers).join(), third, EA).responseCode())
+                .isEqualTo(EtsiCodes.Validation.DENIEDPERMISSIONS);
+        assertThat(toWorkers).hasSize(2);
+
+        // refused before its records are needed (it names another EA): nothing to read
+        OutgoingRequest wrongEa = aa.forward(station.atRequest(new TestPki(EtsiCurve.NIST_P256).ea, PKI.aa, List.of(CAM), false, NOW), EA, NOW);
+        assertThat(ea.validation.begin(wrongEa.body()).readsStore()).isFalse();
     }
 
     @Test

@@ -66,10 +66,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
@@ -77,8 +74,8 @@ import java.util.regex.Pattern;
 /**
  * The HTTP/1.1 server of a service's ETSI access points ({@link AccessPoint}), on Netty event loops
  * ({@link EventLoops}): a request is parsed, answered and written by the event loop that read it, without
- * handing it to another thread; an access point that {@linkplain AccessPoint#mayBlock() may block} runs on a
- * bounded pool of worker threads instead. Why not the servlet container, and what was measured:
+ * handing it to another thread; an access point that {@linkplain AccessPoint#mayBlock() may block} runs on the
+ * {@link AccessPointWorkers} instead. Why not the servlet container, and what was measured:
  * docs/design-access-point-server.md.
  *
  * <p>What it answers, per request, in the order it checks:
@@ -121,12 +118,11 @@ public final class AccessPointServer implements AutoCloseable {
      * @param keepAliveTimeout     idle time between requests on a kept-alive connection ({@code server.tomcat.keep-alive-timeout})
      * @param maxKeepAliveRequests requests per connection ({@code server.tomcat.max-keep-alive-requests}; 0 or less: no limit)
      * @param maxSwallowBytes      what is still read and discarded after a refusal before the connection closes ({@code server.tomcat.max-swallow-size})
-     * @param workerThreads        threads at most for access points that may block ({@code server.tomcat.threads.max}); beyond: 503
      */
     public record Settings(String address, int port, int maxHeaderBytes, int maxConnections, int backlog, Duration headerTimeout,
-                           Duration keepAliveTimeout, int maxKeepAliveRequests, long maxSwallowBytes, int workerThreads) {
+                           Duration keepAliveTimeout, int maxKeepAliveRequests, long maxSwallowBytes) {
         public Settings {
-            if (port < 0 || port > 65535 || maxHeaderBytes < 256 || maxConnections < 1 || backlog < 1 || workerThreads < 1
+            if (port < 0 || port > 65535 || maxHeaderBytes < 256 || maxConnections < 1 || backlog < 1
                     || headerTimeout.isNegative() || headerTimeout.isZero() || keepAliveTimeout.isNegative() || keepAliveTimeout.isZero()
                     || maxSwallowBytes < 0) {
                 throw new IllegalArgumentException("access point server settings out of range: " + this);
@@ -145,7 +141,7 @@ public final class AccessPointServer implements AutoCloseable {
     private final MeterRegistry registry;
     private final Map<Integer, Timer> unmatched = new ConcurrentHashMap<>();
     private final Counter refusedConnections;
-    private final ExecutorService workers;
+    private final AccessPointWorkers workers;
     private final ChannelGroup channels = new DefaultChannelGroup("vpki-access-points", GlobalEventExecutor.INSTANCE);
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -153,11 +149,12 @@ public final class AccessPointServer implements AutoCloseable {
     private Channel listening;
 
     /**
-     * @param tls    the TLS the port speaks only (null: plain HTTP)
-     * @param limits the services' body limits ({@code RequestBodyLimit} beans): each access point gets its path's
+     * @param tls     the TLS the port speaks only (null: plain HTTP)
+     * @param limits  the services' body limits ({@code RequestBodyLimit} beans): each access point gets its path's
+     * @param workers where access points that {@linkplain AccessPoint#mayBlock() may block} run (the caller's to close)
      */
-    public AccessPointServer(Settings settings, List<AccessPoint> points, RequestBodyLimits limits, EventLoops loops, SslContext tls,
-                             MeterRegistry registry) {
+    public AccessPointServer(Settings settings, List<AccessPoint> points, RequestBodyLimits limits, EventLoops loops,
+                             AccessPointWorkers workers, SslContext tls, MeterRegistry registry) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.loops = loops;
         this.tls = tls;
@@ -171,12 +168,7 @@ public final class AccessPointServer implements AutoCloseable {
         }
         this.refusedConnections = Counter.builder("vpki.access-point.connections.refused")
                 .description("connections closed at once because the server held its maximum").register(registry);
-        AtomicInteger worker = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(0, settings.workerThreads(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "vpki-access-point-worker-" + worker.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.workers = workers;
     }
 
     private Timer timer(String name, int status) {
@@ -241,7 +233,6 @@ public final class AccessPointServer implements AutoCloseable {
             log.warn("ETSI access points stopped with {} requests unanswered after {}", inFlight.get(), grace);
         }
         channels.close().awaitUninterruptibly(grace.toMillis() + 1000);
-        workers.shutdownNow();
     }
 
     @Override
@@ -454,7 +445,7 @@ public final class AccessPointServer implements AutoCloseable {
                 try {
                     workers.execute(() -> invoke(request));
                 } catch (RejectedExecutionException full) {
-                    answered(request, null, new PkiException(ErrorCode.UNAVAILABLE, "all " + settings.workerThreads() + " worker threads are busy"));
+                    answered(request, null, full);
                 }
             } else {
                 invoke(request);
@@ -490,6 +481,7 @@ public final class AccessPointServer implements AutoCloseable {
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             ProblemDetail problem = cause instanceof PkiException e ? Problems.of(e.code(), e.getMessage())
+                    : cause instanceof RejectedExecutionException ? Problems.of(ErrorCode.UNAVAILABLE, "all " + workers.maxThreads() + " worker threads are busy")
                     : Problems.of(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.summary());
             logProblem(served.point().path(), problem, cause);
             // a 4xx or 5xx of the exchange says nothing against the connection: it stays open

@@ -55,6 +55,12 @@ public class AccessPointServerAutoConfiguration {
         return new EventLoops(threads, nativeTransport);
     }
 
+    /** At most {@code server.tomcat.threads.max} (default 200) threads for access point work that may wait. */
+    @Bean(destroyMethod = "close")
+    AccessPointWorkers accessPointWorkers(ConfigurableEnvironment environment) {
+        return new AccessPointWorkers(Binder.get(environment).bind("server.tomcat.threads.max", Integer.class).orElse(200));
+    }
+
     /** The servlet container keeps the management port; the public port is the access point server's. */
     @Bean
     WebServerFactoryCustomizer<ConfigurableServletWebServerFactory> publicPortToAccessPoints() {
@@ -63,11 +69,11 @@ public class AccessPointServerAutoConfiguration {
 
     @Bean
     AccessPointServerLifecycle accessPointServer(List<AccessPoint> points, ObjectProvider<RequestBodyLimit> limits,
-                                                 RequestLimitProperties requestLimits, EventLoops loops,
+                                                 RequestLimitProperties requestLimits, EventLoops loops, AccessPointWorkers workers,
                                                  ObjectProvider<SslBundles> bundles, ConfigurableEnvironment environment,
                                                  MeterRegistry registry) {
         AccessPointServer server = new AccessPointServer(settings(environment), points,
-                new RequestBodyLimits(limits.orderedStream().toList(), requestLimits.maxRequestBytes()), loops,
+                new RequestBodyLimits(limits.orderedStream().toList(), requestLimits.maxRequestBytes()), loops, workers,
                 tls(environment, bundles), registry);
         Duration grace = Binder.get(environment).bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
                 .orElse(Duration.ofSeconds(30));
@@ -85,8 +91,7 @@ public class AccessPointServerAutoConfiguration {
                 binder.bind("server.tomcat.connection-timeout", Duration.class).orElse(Duration.ofSeconds(20)),
                 binder.bind("server.tomcat.keep-alive-timeout", Duration.class).orElse(Duration.ofSeconds(60)),
                 binder.bind("server.tomcat.max-keep-alive-requests", Integer.class).orElse(10_000),
-                binder.bind("server.tomcat.max-swallow-size", DataSize.class).orElse(DataSize.ofKilobytes(64)).toBytes(),
-                binder.bind("server.tomcat.threads.max", Integer.class).orElse(200));
+                binder.bind("server.tomcat.max-swallow-size", DataSize.class).orElse(DataSize.ofKilobytes(64)).toBytes());
     }
 
     /** The TLS of {@code server.ssl.bundle}, or none. */

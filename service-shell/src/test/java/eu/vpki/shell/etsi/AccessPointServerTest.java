@@ -56,6 +56,7 @@ class AccessPointServerTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String ITS = "application/x-its-request";
     private static EventLoops loops;
+    private static AccessPointWorkers workers;
 
     private final AtomicInteger reached = new AtomicInteger();
     private final AtomicReference<String> lastThread = new AtomicReference<>();
@@ -67,11 +68,13 @@ class AccessPointServerTest {
     @BeforeAll
     static void loops() {
         loops = new EventLoops(2, true);
+        workers = new AccessPointWorkers(4);
     }
 
     @AfterAll
     static void stopLoops() {
         loops.close();
+        workers.close();
     }
 
     @AfterEach
@@ -101,7 +104,7 @@ class AccessPointServerTest {
 
     private static AccessPointServer.Settings settings() {
         return new AccessPointServer.Settings("127.0.0.1", 0, 8192, 4096, 200, Duration.ofSeconds(20), Duration.ofSeconds(60), 10_000,
-                64 * 1024, 4);
+                64 * 1024);
     }
 
     private int start(AccessPointServer.Settings settings, io.netty.handler.ssl.SslContext tls) {
@@ -116,7 +119,7 @@ class AccessPointServerTest {
                 }),
                 AccessPoint.onEventLoop("root", "/", "a RootRequest", body -> new byte[]{42}));
         RequestBodyLimits limits = new RequestBodyLimits(List.of(new RequestBodyLimit("test.etsi-bytes", List.of("/etsi/**"), 1000)), 2000);
-        AccessPointServer server = new AccessPointServer(settings, points, limits, loops, tls, registry);
+        AccessPointServer server = new AccessPointServer(settings, points, limits, loops, workers, tls, registry);
         servers.add(server);
         return server.start();
     }
@@ -244,6 +247,13 @@ class AccessPointServerTest {
             assertThat(huge.status()).isEqualTo(413);
             assertThat(huge.sent()).isLessThan(16L << 20);
         }
+        // a declared length over the limit is answered on the headers alone, before the client sent a byte of the body
+        try (RawConnection c = new RawConnection(port)) {
+            c.write("POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS + "\r\nContent-Length: 100000\r\n\r\n");
+            Answer a = c.read();
+            assertThat(a.status()).isEqualTo(413);
+            assertThat(a.headers()).containsEntry("connection", "close");
+        }
         assertThat(reached.get()).isEqualTo(before);
         byte[] full = new byte[1000];
         Arrays.fill(full, (byte) 3);
@@ -287,7 +297,7 @@ class AccessPointServerTest {
             }
         }
         AccessPointServer.Settings three = new AccessPointServer.Settings("127.0.0.1", 0, 8192, 4096, 200, Duration.ofSeconds(20),
-                Duration.ofSeconds(60), 3, 64 * 1024, 4);
+                Duration.ofSeconds(60), 3, 64 * 1024);
         int limited = start(three, null);
         try (RawConnection c = new RawConnection(limited)) {
             assertThat(c.post("/etsi/echo", ITS, new byte[]{1, 0}).headers()).doesNotContainKey("connection");
@@ -341,7 +351,7 @@ class AccessPointServerTest {
     @Test
     void slowHeaders_andIdleConnections_areClosed() throws Exception {
         AccessPointServer.Settings quick = new AccessPointServer.Settings("127.0.0.1", 0, 8192, 4096, 200, Duration.ofMillis(300),
-                Duration.ofMillis(300), 10_000, 64 * 1024, 4);
+                Duration.ofMillis(300), 10_000, 64 * 1024);
         int port = start(quick, null);
         try (RawConnection c = new RawConnection(port)) {
             c.write("POST /etsi/echo HTTP/1.1\r\nHost: x\r\n"); // and nothing more
@@ -361,7 +371,7 @@ class AccessPointServerTest {
     @Test
     void beyondMaxConnections_newConnectionsAreClosedAtOnce() throws Exception {
         AccessPointServer.Settings two = new AccessPointServer.Settings("127.0.0.1", 0, 8192, 2, 200, Duration.ofSeconds(20),
-                Duration.ofSeconds(60), 10_000, 64 * 1024, 4);
+                Duration.ofSeconds(60), 10_000, 64 * 1024);
         int port = start(two, null);
         try (RawConnection a = new RawConnection(port); RawConnection b = new RawConnection(port)) {
             assertThat(a.post("/etsi/echo", ITS, new byte[]{5}).status()).isEqualTo(200);
