@@ -145,6 +145,8 @@ public final class AccessPointServer implements AutoCloseable {
     private final ChannelGroup channels = new DefaultChannelGroup("vpki-access-points", GlobalEventExecutor.INSTANCE);
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Notified when the last exchange under way has answered. */
+    private final Object drained = new Object();
     private volatile boolean stopping;
     private Channel listening;
 
@@ -221,12 +223,14 @@ public final class AccessPointServer implements AutoCloseable {
             listening.close().syncUninterruptibly();
         }
         long deadline = System.nanoTime() + grace.toNanos();
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(10); // shutdown only: no condition to wait on across the event loops
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
+        synchronized (drained) {
+            for (long left = grace.toMillis(); inFlight.get() > 0 && left > 0; left = (deadline - System.nanoTime()) / 1_000_000) {
+                try {
+                    drained.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
         }
         if (inFlight.get() > 0) {
@@ -411,8 +415,7 @@ public final class AccessPointServer implements AutoCloseable {
                 head = null;
                 cancelDeadline();
                 if (busy) {
-                    queued.add(request);
-                    ctx.channel().config().setAutoRead(false);
+                    pipelined(request);
                 } else {
                     exchange(request);
                 }
@@ -428,18 +431,22 @@ public final class AccessPointServer implements AutoCloseable {
                 body = null;
             }
             if (busy) {
-                queued.add(refusal);
-                ctx.channel().config().setAutoRead(false);
+                pipelined(refusal);
             } else {
                 answer(refusal);
             }
+        }
+
+        /** A request that came while another was being answered waits its turn; nothing more is read meanwhile. */
+        private void pipelined(Object step) {
+            queued.add(step);
+            ctx.channel().config().setAutoRead(false);
         }
 
         private void exchange(Request request) {
             busy = true;
             requests++;
             inFlight.incrementAndGet();
-            ctx.channel().config().setAutoRead(false);
             AccessPoint point = request.served().point();
             if (point.mayBlock()) {
                 try {
@@ -469,7 +476,11 @@ public final class AccessPointServer implements AutoCloseable {
         }
 
         private void answered(Request request, byte[] answer, Throwable failure) {
-            inFlight.decrementAndGet();
+            if (inFlight.decrementAndGet() == 0 && stopping) {
+                synchronized (drained) {
+                    drained.notifyAll();
+                }
+            }
             Served served = request.served();
             boolean keepAlive = request.keepAlive() && !stopping
                     && (settings.maxKeepAliveRequests() <= 0 || requests < settings.maxKeepAliveRequests());
@@ -532,7 +543,9 @@ public final class AccessPointServer implements AutoCloseable {
             } else {
                 waitingForRequest = true;
                 deadline(ctx, settings.keepAliveTimeout());
-                ctx.channel().config().setAutoRead(true);
+                if (!ctx.channel().config().isAutoRead()) { // a client that pipelined: read on
+                    ctx.channel().config().setAutoRead(true);
+                }
             }
         }
 

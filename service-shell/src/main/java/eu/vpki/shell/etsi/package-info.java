@@ -1,8 +1,9 @@
 /**
  * The ETSI TS 102 941 access points (the EA's enrolment and authorization validation, the AA's
- * authorization) as plain servlets ({@link eu.vpki.shell.etsi.AccessPointServlet}): a raw COER body
- * in, a raw COER body out, with no Spring MVC dispatch in between (docs/design-thin-path.md); each
- * times itself and is left out of the {@code http.server.requests} observation
- * ({@link eu.vpki.shell.etsi.AccessPointAutoConfiguration}).
+ * authorization): {@link eu.vpki.shell.etsi.AccessPoint} beans served on the service's public port by
+ * {@link eu.vpki.shell.etsi.AccessPointServer}, HTTP/1.1 on Netty event loops ({@link eu.vpki.shell.etsi.EventLoops}),
+ * with work that may wait on {@link eu.vpki.shell.etsi.AccessPointWorkers}: a raw COER body in, a raw COER body
+ * out, no servlet container in between (docs/design-access-point-server.md). The servlet container keeps the
+ * management port ({@link eu.vpki.shell.etsi.AccessPointServerAutoConfiguration}).
  */
 package eu.vpki.shell.etsi;
