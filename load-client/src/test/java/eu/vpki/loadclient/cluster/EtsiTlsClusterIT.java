@@ -40,8 +40,9 @@ class EtsiTlsClusterIT {
         ClusterSpec spec = new ClusterSpec(project, work.resolve("cluster"), 1, 1, 1, "FIFO", "ASYNC", basePort,
                 ClusterSpec.defaultJgroupsBasePort(basePort), "nistP256");
         assertThat(Files.readString(logs.resolve("dc.log"))).contains("Tomcat started on port " + spec.dcPort() + " (https)");
-        assertThat(Files.readString(logs.resolve("ea-0.log"))).contains("Tomcat started on port " + spec.eaPort(0) + " (https)");
-        assertThat(Files.readString(logs.resolve("aa-0.log"))).contains("Tomcat started on port " + spec.aaPort(0) + " (https)")
+        // the EA's and the AA's access points: the access point server, TLS only
+        assertThat(Files.readString(logs.resolve("ea-0.log"))).contains(":" + spec.eaPort(0) + " (TLS only");
+        assertThat(Files.readString(logs.resolve("aa-0.log"))).contains(":" + spec.aaPort(0) + " (TLS only")
                 .contains("https calls to other services trust SSL bundle 'peers'");
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
     }
