@@ -11,7 +11,6 @@ import eu.vpki.common.etsi.ts102941.AuthorizationMessages.ReceivedAtRequest;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.AuthorizationValidationMessages.ValidationResult;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
-import eu.vpki.common.etsi.ts102941.SubjectAttributes;
 import eu.vpki.common.etsi.ts103097.CertificateIssuer;
 import eu.vpki.common.etsi.ts103097.CertificateProfiles;
 import eu.vpki.common.etsi.ts103097.DataEncryption;

@@ -2,16 +2,11 @@ package eu.vpki.aa.core;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import eu.vpki.common.error.ErrorCode;
-import eu.vpki.common.etsi.crypto.EtsiKeyPair;
-import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
 import eu.vpki.common.etsi.ts102941.FixedRequests;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
-import eu.vpki.common.etsi.ts102941.SubjectAttributes;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
-import eu.vpki.common.etsi.ts103097.PsidSsp;
-import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.testing.FuzzContract;
 import eu.vpki.common.testing.FuzzCorpus;

@@ -3,6 +3,7 @@ package eu.vpki.aa.ea;
 import com.sun.net.httpserver.HttpServer;
 import eu.vpki.aa.core.AuthorizationValidationClient;
 import eu.vpki.aa.core.EaCallException;
+import eu.vpki.common.testing.HttpHeadLine;
 import eu.vpki.shell.etsi.EventLoops;
 import eu.vpki.shell.tls.ClientTls;
 import org.junit.jupiter.api.AfterAll;
@@ -13,7 +14,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import javax.net.ssl.SSLContext;
 import java.io.BufferedInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -235,7 +235,7 @@ class ValidationClientTest {
             try (s; InputStream in = new BufferedInputStream(s.getInputStream()); OutputStream out = s.getOutputStream()) {
                 while (true) {
                     int length = -1;
-                    for (String line = line(in); !line.isEmpty(); line = line(in)) {
+                    for (String line = HttpHeadLine.read(in); !line.isEmpty(); line = HttpHeadLine.read(in)) {
                         if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
                             length = Integer.parseInt(line.substring(15).trim());
                         }
@@ -254,19 +254,6 @@ class ValidationClientTest {
             } finally {
                 open.decrementAndGet();
             }
-        }
-
-        private static String line(InputStream in) throws IOException {
-            StringBuilder line = new StringBuilder();
-            for (int c = in.read(); c != '\n'; c = in.read()) {
-                if (c < 0) {
-                    throw new EOFException();
-                }
-                if (c != '\r') {
-                    line.append((char) c);
-                }
-            }
-            return line.toString();
         }
 
         @Override

@@ -105,11 +105,11 @@ public record StreamedPost(int status, Map<String, String> headers, String body,
     }
 
     private static StreamedPost read(InputStream in, AtomicBoolean answered, AtomicLong sent) throws IOException {
-        String statusLine = line(in);
+        String statusLine = HttpHeadLine.read(in);
         answered.set(true);
         int status = Integer.parseInt(statusLine.split(" ")[1]);
         Map<String, String> headers = new LinkedHashMap<>();
-        for (String l = line(in); !l.isEmpty(); l = line(in)) {
+        for (String l = HttpHeadLine.read(in); !l.isEmpty(); l = HttpHeadLine.read(in)) {
             int colon = l.indexOf(':');
             headers.put(l.substring(0, colon).strip().toLowerCase(Locale.ROOT), l.substring(colon + 1).strip());
         }
@@ -118,27 +118,14 @@ public record StreamedPost(int status, Map<String, String> headers, String body,
             body = in.readNBytes(Integer.parseInt(headers.get("content-length")));
         } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
-            for (int n = Integer.parseInt(line(in).strip(), 16); n > 0; n = Integer.parseInt(line(in).strip(), 16)) {
+            for (int n = Integer.parseInt(HttpHeadLine.read(in).strip(), 16); n > 0; n = Integer.parseInt(HttpHeadLine.read(in).strip(), 16)) {
                 b.write(in.readNBytes(n));
-                line(in);
+                HttpHeadLine.read(in);
             }
             body = b.toByteArray();
         } else {
             body = in.readAllBytes();
         }
         return new StreamedPost(status, headers, new String(body, StandardCharsets.UTF_8), sent.get());
-    }
-
-    private static String line(InputStream in) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        for (int c = in.read(); c != '\n'; c = in.read()) {
-            if (c < 0) {
-                throw new IOException("connection closed in the middle of the answer's head");
-            }
-            if (c != '\r') {
-                b.write(c);
-            }
-        }
-        return b.toString(StandardCharsets.US_ASCII);
     }
 }

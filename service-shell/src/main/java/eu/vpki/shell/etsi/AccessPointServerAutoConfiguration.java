@@ -137,10 +137,6 @@ public class AccessPointServerAutoConfiguration {
             this.grace = grace;
         }
 
-        AccessPointServer server() {
-            return server;
-        }
-
         @Override
         public void start() {
             int port = server.start();

@@ -3,6 +3,7 @@ package eu.vpki.shell.etsi;
 import ch.qos.logback.classic.Level;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
+import eu.vpki.common.testing.HttpHeadLine;
 import eu.vpki.common.testing.LogCapture;
 import eu.vpki.common.testing.StreamedPost;
 import eu.vpki.common.testing.TestTls;
@@ -19,7 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -492,13 +492,13 @@ class AccessPointServerTest {
         }
 
         Answer read() throws IOException {
-            String status = line();
+            String status = HttpHeadLine.read(in);
             while (status.startsWith("HTTP/1.1 100")) { // an interim answer, then its empty line
-                line();
-                status = line();
+                HttpHeadLine.read(in);
+                status = HttpHeadLine.read(in);
             }
             Map<String, String> headers = new LinkedHashMap<>();
-            for (String line = line(); !line.isEmpty(); line = line()) {
+            for (String line = HttpHeadLine.read(in); !line.isEmpty(); line = HttpHeadLine.read(in)) {
                 int colon = line.indexOf(':');
                 headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
             }
@@ -518,19 +518,6 @@ class AccessPointServerTest {
             } catch (IOException reset) {
                 return true;
             }
-        }
-
-        private String line() throws IOException {
-            StringBuilder line = new StringBuilder();
-            for (int c = in.read(); c != '\n'; c = in.read()) {
-                if (c < 0) {
-                    throw new EOFException("connection closed after '" + line + "'");
-                }
-                if (c != '\r') {
-                    line.append((char) c);
-                }
-            }
-            return line.toString();
         }
 
         @Override
