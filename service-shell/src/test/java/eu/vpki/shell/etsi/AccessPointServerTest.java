@@ -361,7 +361,11 @@ class AccessPointServerTest {
             c.write("POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS + "\r\nContent-Length: 5\r\n\r\nAB"); // 3 bytes short
             assertThat(c.atEnd()).as("closed after the body timeout").isTrue();
         }
-        try (RawConnection c = new RawConnection(port)) {
+        // a server whose header timeout no client misses, however busy the machine, and whose keep-alive timeout is short
+        AccessPointServer.Settings quickIdle = new AccessPointServer.Settings("127.0.0.1", 0, 8192, 4096, 200, Duration.ofSeconds(60),
+                Duration.ofMillis(300), 10_000, 64 * 1024);
+        int idlePort = start(quickIdle, null);
+        try (RawConnection c = new RawConnection(idlePort)) {
             assertThat(c.post("/etsi/echo", ITS, new byte[]{1, 2}).status()).isEqualTo(400);
             assertThat(c.atEnd()).as("idle past the keep-alive timeout").isTrue();
         }
