@@ -90,8 +90,10 @@ public final class AuthorizationService {
         ReceivedAtRequest received;
         CompletableFuture<ValidationResult> validated;
         long t1;
+        HashedId8 eaId = null; // for the audit line of a refusal: the EA the request named, once it is parsed
         try {
             received = AuthorizationMessages.parseRequest(decrypted);
+            eaId = received.eaId();
             checkFresh(decrypted, received, now);
             Psids.requireKnownForAuthorizationTickets(received.request().requested().appPermissions());
             EaEndpoint ea = directory.find(received.eaId(), now)
@@ -100,7 +102,7 @@ public final class AuthorizationService {
             metrics.record(Phase.DECRYPT, t1 - t0);
             validated = validation.validate(received, ea, now);
         } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(refusal(decrypted, e, null, now));
+            return CompletableFuture.completedFuture(refusal(decrypted, e, eaId, now));
         }
         return validated.handle((result, failure) -> {
             Throwable cause = failure == null ? null : EaValidation.unwrap(failure);
