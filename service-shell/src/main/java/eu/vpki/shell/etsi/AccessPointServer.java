@@ -250,8 +250,12 @@ public final class AccessPointServer implements AutoCloseable {
     private record Request(Served served, byte[] body, boolean keepAlive, long startNanos) {
     }
 
-    /** A refusal decided before the body was read: answered in turn, and the connection closes. */
-    private record Refusal(Served served, HttpResponseStatus status, ErrorCode code, String detail, String allow, long startNanos) {
+    /**
+     * A refusal decided before the body was read: answered in turn, and the connection closes. {@code method} and
+     * {@code path} are the request's as read (null for a request the parser refused).
+     */
+    private record Refusal(Served served, String method, String path, HttpResponseStatus status, ErrorCode code, String detail,
+                           String allow, long startNanos) {
     }
 
     /**
@@ -273,7 +277,7 @@ public final class AccessPointServer implements AutoCloseable {
                 }
                 if (!busy && head == null && waitingForRequest) {
                     waitingForRequest = false;
-                    deadline(ctx, settings.headerTimeout());
+                    deadline(settings.headerTimeout());
                 }
                 ctx.fireChannelRead(msg);
             }
@@ -282,6 +286,9 @@ public final class AccessPointServer implements AutoCloseable {
         private ChannelHandlerContext ctx;
         private HttpRequest head;
         private Served target;
+        /** The method and path of the request being read, for its refusal (null until its head is parsed). */
+        private String method;
+        private String path;
         private ByteBuf body;
         private long startNanos;
         /** An exchange runs, or its answer is being written: later requests wait in {@link #queued}. */
@@ -308,7 +315,7 @@ public final class AccessPointServer implements AutoCloseable {
                 return;
             }
             channels.add(ctx.channel());
-            deadline(ctx, settings.headerTimeout());
+            deadline(settings.headerTimeout());
             ctx.fireChannelActive();
         }
 
@@ -349,11 +356,15 @@ public final class AccessPointServer implements AutoCloseable {
         private void begin(HttpRequest request) {
             startNanos = System.nanoTime();
             target = null;
+            method = null;
+            path = null;
             if (request.decoderResult().isFailure()) {
                 refuse(HttpResponseStatus.BAD_REQUEST, ErrorCode.INVALID_ARGUMENT,
                         "malformed HTTP request: " + request.decoderResult().cause().getMessage(), null);
                 return;
             }
+            method = request.method().name();
+            path = path(request.uri());
             HttpHeaders headers = request.headers();
             if (request.protocolVersion().equals(HttpVersion.HTTP_1_1) && !headers.contains(HttpHeaderNames.HOST)) {
                 refuse(HttpResponseStatus.BAD_REQUEST, ErrorCode.INVALID_ARGUMENT, "HTTP/1.1 request without Host", null);
@@ -366,9 +377,9 @@ public final class AccessPointServer implements AutoCloseable {
                         "a body is framed by Content-Length or by Transfer-Encoding: chunked alone", null);
                 return;
             }
-            target = byPath.get(path(request.uri()));
+            target = byPath.get(path);
             if (target == null) {
-                refuse(HttpResponseStatus.NOT_FOUND, ErrorCode.NOT_FOUND, "no access point at " + path(request.uri()), null);
+                refuse(HttpResponseStatus.NOT_FOUND, ErrorCode.NOT_FOUND, "no access point at " + path, null);
                 return;
             }
             if (!HttpMethod.POST.equals(request.method())) {
@@ -389,11 +400,14 @@ public final class AccessPointServer implements AutoCloseable {
                         declared + " bytes declared, at most " + max + " (" + target.limit().name() + ")", null);
                 return;
             }
-            if (HttpUtil.is100ContinueExpected(request) && !busy) {
-                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
-            } else if (headers.contains(HttpHeaderNames.EXPECT) && !HttpUtil.is100ContinueExpected(request)) {
-                refuse(HttpResponseStatus.EXPECTATION_FAILED, ErrorCode.INVALID_ARGUMENT, "only Expect: 100-continue is understood", null);
-                return;
+            if (headers.contains(HttpHeaderNames.EXPECT)) {
+                if (!HttpUtil.is100ContinueExpected(request)) {
+                    refuse(HttpResponseStatus.EXPECTATION_FAILED, ErrorCode.INVALID_ARGUMENT, "only Expect: 100-continue is understood", null);
+                    return;
+                }
+                if (!busy) { // a client that pipelined sends its body without waiting for this
+                    ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+                }
             }
             head = request;
             body = Unpooled.buffer((int) Math.min(declared < 0 ? 1024 : declared, max));
@@ -423,7 +437,7 @@ public final class AccessPointServer implements AutoCloseable {
         }
 
         private void refuse(HttpResponseStatus status, ErrorCode code, String detail, String allow) {
-            Refusal refusal = new Refusal(target, status, code, detail, allow, startNanos);
+            Refusal refusal = new Refusal(target, method, path, status, code, detail, allow, startNanos);
             closing = true;
             head = null;
             if (body != null) {
@@ -494,15 +508,14 @@ public final class AccessPointServer implements AutoCloseable {
             ProblemDetail problem = cause instanceof PkiException e ? Problems.of(e.code(), e.getMessage())
                     : cause instanceof RejectedExecutionException ? Problems.of(ErrorCode.UNAVAILABLE, "all " + workers.maxThreads() + " worker threads are busy")
                     : Problems.of(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.summary());
-            logProblem(served.point().path(), problem, cause);
+            logProblem("POST", served.point().path(), problem, cause);
             // a 4xx or 5xx of the exchange says nothing against the connection: it stays open
             send(problemResponse(problem, null), keepAlive, timerOf(served, problem.getStatus()), request.startNanos());
         }
 
         private void answer(Refusal refusal) {
-            String path = refusal.served() == null ? "(none)" : refusal.served().point().path();
             ProblemDetail problem = Problems.of(HttpStatus.valueOf(refusal.status().code()), refusal.code(), refusal.detail());
-            logProblem(path, problem, null);
+            logProblem(refusal.method(), refusal.path(), problem, null);
             send(problemResponse(problem, refusal.allow()), false, timerOf(refusal.served(), problem.getStatus()), refusal.startNanos());
         }
 
@@ -542,7 +555,7 @@ public final class AccessPointServer implements AutoCloseable {
                 answer(refusal);
             } else {
                 waitingForRequest = true;
-                deadline(ctx, settings.keepAliveTimeout());
+                deadline(settings.keepAliveTimeout());
                 if (!ctx.channel().config().isAutoRead()) { // a client that pipelined: read on
                     ctx.channel().config().setAutoRead(true);
                 }
@@ -557,14 +570,14 @@ public final class AccessPointServer implements AutoCloseable {
             if (ctx.channel() instanceof DuplexChannel duplex && duplex.isActive() && ctx.pipeline().get(SslHandler.class) == null) {
                 draining = true;
                 duplex.shutdownOutput();
-                deadline(ctx, settings.headerTimeout());
+                deadline(settings.headerTimeout());
                 ctx.channel().config().setAutoRead(true);
             } else {
                 ctx.close();
             }
         }
 
-        private void deadline(ChannelHandlerContext ctx, Duration after) {
+        private void deadline(Duration after) {
             cancelDeadline();
             deadline = ctx.executor().schedule(() -> {
                 if (!busy) {
@@ -593,8 +606,8 @@ public final class AccessPointServer implements AutoCloseable {
     }
 
     /** Logged as the services log every problem: a 503 without stack trace, other 5xx with it, the rest on one INFO line. */
-    private static void logProblem(String path, ProblemDetail problem, Throwable cause) {
-        String where = "POST " + path;
+    private static void logProblem(String method, String path, ProblemDetail problem, Throwable cause) {
+        String where = path == null ? "a malformed request" : method + " " + path;
         if (problem.getStatus() == 503) {
             log.warn("{} not served: {} {}: {}", where, problem.getStatus(), problem.getProperties().get("error"), problem.getDetail());
         } else if (problem.getStatus() >= 500) {
@@ -603,7 +616,9 @@ public final class AccessPointServer implements AutoCloseable {
             log.info("{} refused: {} {}: {}", where, problem.getStatus(), problem.getProperties().get("error"), problem.getDetail());
         }
         try {
-            problem.setInstance(URI.create(path));
+            if (path != null) {
+                problem.setInstance(URI.create(path));
+            }
         } catch (IllegalArgumentException notAUri) {
             // the problem goes without an instance
         }

@@ -218,7 +218,11 @@ class AccessPointServerTest {
         assertThat(text(json)).contains("\"error\":\"UNEXPECTED_CONTENT\"", "POST an EchoRequest as application/x-its-request, not application/json");
         assertThat(post(port, "/etsi/echo", null, new byte[]{1}).statusCode()).isEqualTo(415);
 
-        HttpResponse<byte[]> get = HTTP.send(HttpRequest.newBuilder(url(port, "/etsi/echo")).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> get;
+        try (LogCapture log = LogCapture.of(AccessPointServer.class)) {
+            get = HTTP.send(HttpRequest.newBuilder(url(port, "/etsi/echo")).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(log.messages(Level.INFO)).singleElement().asString().startsWith("GET /etsi/echo refused: 405");
+        }
         assertThat(get.statusCode()).isEqualTo(405);
         assertThat(get.headers().firstValue("Allow")).hasValue("POST");
         assertThat(text(get)).contains("\"status\":405", "\"error\":\"INVALID_ARGUMENT\"");
