@@ -17,6 +17,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
@@ -58,6 +60,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NettyValidationClient implements AuthorizationValidationClient {
     private static final int MAX_RESPONSE_BYTES = 64 * 1024;
+    /**
+     * Headers of a call: the host of a URI already parsed, and constants; not checked again for each call (the
+     * EA's answers are, by the decoder).
+     */
+    private static final HttpHeadersFactory OWN_HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
+    private static final HttpHeadersFactory OWN_TRAILERS = DefaultHttpHeadersFactory.trailersFactory().withValidation(false);
     /** A kept-alive connection idle this long is not reused (closed instead): below the EA's keep-alive timeout (60 s by default). */
     private static final long IDLE_NANOS = Duration.ofSeconds(30).toNanos();
 
@@ -255,7 +263,8 @@ public final class NettyValidationClient implements AuthorizationValidationClien
             URI uri = call.uri;
             String target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                     + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-            FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target, Unpooled.wrappedBuffer(call.body));
+            FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target, Unpooled.wrappedBuffer(call.body),
+                    OWN_HEADERS, OWN_TRAILERS);
             request.headers().set(HttpHeaderNames.HOST, uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort()))
                     .set(HttpHeaderNames.CONTENT_TYPE, AccessPoint.ITS_REQUEST)
                     .set(HttpHeaderNames.ACCEPT, AccessPoint.ITS_RESPONSE)

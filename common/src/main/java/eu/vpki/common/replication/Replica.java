@@ -343,7 +343,10 @@ public final class Replica implements AutoCloseable {
         AntiEntropy antiEntropy = current.antiEntropy();
         long now = System.nanoTime();
         Map<String, Applier.Gap> gaps = current.applier().gaps();
-        int held = gaps.values().stream().mapToInt(Applier.Gap::held).sum();
+        int held = 0;
+        for (Applier.Gap gap : gaps.values()) { // asked by every request a replica serves: no stream
+            held += gap.held();
+        }
         long missing = antiEntropy.missing();
         if (!antiEntropy.majorityView()) {
             return new ReplicaStatus(ReplicaStatus.State.MINORITY, config.replicaId(), origin, view, expected, missing, held,

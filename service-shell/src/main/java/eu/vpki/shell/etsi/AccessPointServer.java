@@ -25,12 +25,14 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
@@ -107,6 +109,9 @@ public final class AccessPointServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AccessPointServer.class);
     private static final Pattern SLASHES = Pattern.compile("/{2,}");
     private static final String NO_ACCESS_POINT = "none";
+    /** Headers of an answer: only the constant names and values this class sets, not checked again for each answer. */
+    private static final HttpHeadersFactory OWN_HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
+    private static final HttpHeadersFactory OWN_TRAILERS = DefaultHttpHeadersFactory.trailersFactory().withValidation(false);
 
     /**
      * @param address              the address to bind ({@code server.address}; null or blank: every interface)
@@ -300,7 +305,11 @@ public final class AccessPointServer implements AutoCloseable {
         private boolean waitingForRequest = true;
         private int requests;
         private final ArrayDeque<Object> queued = new ArrayDeque<>(2);
-        private ScheduledFuture<?> deadline;
+        /** When the connection closes, on {@link System#nanoTime()}'s scale; 0: no deadline runs. */
+        private long deadlineNanos;
+        /** The check of {@link #deadlineNanos} scheduled, or null. */
+        private ScheduledFuture<?> deadlineCheck;
+        private final long checkAtMost = Math.min(settings.headerTimeout().toNanos(), settings.keepAliveTimeout().toNanos());
 
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
@@ -322,7 +331,7 @@ public final class AccessPointServer implements AutoCloseable {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             open.decrementAndGet();
-            cancelDeadline();
+            stopDeadlineCheck();
             if (body != null) {
                 body.release();
                 body = null;
@@ -499,7 +508,8 @@ public final class AccessPointServer implements AutoCloseable {
             boolean keepAlive = request.keepAlive() && !stopping
                     && (settings.maxKeepAliveRequests() <= 0 || requests < settings.maxKeepAliveRequests());
             if (failure == null) {
-                FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(answer));
+                FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(answer),
+                        OWN_HEADERS, OWN_TRAILERS);
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, AccessPoint.ITS_RESPONSE);
                 send(response, keepAlive, served.answered(), request.startNanos());
                 return;
@@ -577,19 +587,48 @@ public final class AccessPointServer implements AutoCloseable {
             }
         }
 
+        /**
+         * The connection closes {@code after} from now unless {@link #cancelDeadline} comes first (and nothing is
+         * being answered then). Not a timer per request: one check per connection, never further ahead than the
+         * shorter of the two timeouts, moves on to the deadline set last when it comes early. As every deadline is
+         * at least that far ahead, a check already scheduled is never too late for a new one.
+         */
         private void deadline(Duration after) {
-            cancelDeadline();
-            deadline = ctx.executor().schedule(() -> {
-                if (!busy) {
-                    ctx.close();
-                }
-            }, after.toNanos(), TimeUnit.NANOSECONDS);
+            deadlineNanos = System.nanoTime() + after.toNanos();
+            if (deadlineCheck == null) {
+                checkIn(after.toNanos());
+            }
         }
 
         private void cancelDeadline() {
-            if (deadline != null) {
-                deadline.cancel(false);
-                deadline = null;
+            deadlineNanos = 0;
+        }
+
+        private void checkIn(long nanos) {
+            deadlineCheck = ctx.executor().schedule(this::checkDeadline, Math.min(nanos, checkAtMost), TimeUnit.NANOSECONDS);
+        }
+
+        private void checkDeadline() {
+            deadlineCheck = null;
+            if (deadlineNanos == 0) {
+                return;
+            }
+            long left = deadlineNanos - System.nanoTime();
+            if (left > 0) {
+                checkIn(left);
+            } else {
+                deadlineNanos = 0;
+                if (!busy) {
+                    ctx.close();
+                }
+            }
+        }
+
+        private void stopDeadlineCheck() {
+            deadlineNanos = 0;
+            if (deadlineCheck != null) {
+                deadlineCheck.cancel(false);
+                deadlineCheck = null;
             }
         }
     }

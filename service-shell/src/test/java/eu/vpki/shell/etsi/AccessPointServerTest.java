@@ -377,6 +377,25 @@ class AccessPointServerTest {
     }
 
     @Test
+    void aSlowRequestOnAKeptAliveConnection_isClosedAfterTheHeaderTimeout_notTheLongerKeepAliveTimeout() throws Exception {
+        // the deadline of the second request is shorter than the keep-alive one set after the first answer: the
+        // check scheduled then must not be the keep-alive timeout's (the connection would stay open 60 s, and
+        // atEnd would give up after its 30 s)
+        AccessPointServer.Settings shortHeaders = new AccessPointServer.Settings("127.0.0.1", 0, 8192, 4096, 200, Duration.ofMillis(300),
+                Duration.ofSeconds(60), 10_000, 64 * 1024);
+        int port = start(shortHeaders, null);
+        try (RawConnection c = new RawConnection(port)) {
+            assertThat(c.post("/etsi/echo", ITS, new byte[]{5}).status()).isEqualTo(200);
+            // idle longer than the header timeout, so that the check the connection scheduled when it opened has
+            // come and gone, and the one pending is the one set after the answer. Not a race: the connection must
+            // close however long this takes; only without the pause the check under test could go unexercised
+            Thread.sleep(700);
+            c.write("POST /etsi/echo HTTP/1.1\r\nHost: x\r\n"); // and nothing more
+            assertThat(c.atEnd()).as("closed after the header timeout").isTrue();
+        }
+    }
+
+    @Test
     void beyondMaxConnections_newConnectionsAreClosedAtOnce() throws Exception {
         AccessPointServer.Settings two = new AccessPointServer.Settings("127.0.0.1", 0, 8192, 2, 200, Duration.ofSeconds(20),
                 Duration.ofSeconds(60), 10_000, 64 * 1024);
