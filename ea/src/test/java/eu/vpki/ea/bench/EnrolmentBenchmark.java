@@ -40,9 +40,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * replicated passes per mode before the measured ones), {@code bench.apply-grouping} (the replicas'
  * apply grouping as an ISO-8601 duration, default PT0.002S; PT0S turns it off) and {@code bench.modes}
  * (the modes measured, in order: {@code FIFO+ASYNC,TOTAL+SYNC} by default, {@code all} for the four),
- * {@code bench.replication-tls} ({@code false}; {@code true}: mutual TLS of the JGroups transport, each
+ * {@code bench.replication-tls} ({@code true}, as deployed: mutual TLS of the JGroups transport, each
  * replica with its own key store issued by a {@link DeploymentCa} made for the run, and every command and
- * every other replication message signed by its origin with that key and checked by each replica, as deployed).
+ * every other replication message signed by its origin with that key and checked by each replica; {@code false}:
+ * the bare channel, to see what TLS and signing cost).
  */
 public final class EnrolmentBenchmark {
     /** Curve of the RCA's and EA's signing keys (encryption key: the same, or nistP256 for brainpoolP384r1, as TestPki does). */
@@ -59,7 +60,7 @@ public final class EnrolmentBenchmark {
             ReplicationConfig.DEFAULT_APPLY_GROUPING.toString()));
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
     /** Whether the replicas' JGroups transport runs mutual TLS and their messages are signed (issue #18). */
-    private static final boolean REPLICATION_TLS = Boolean.getBoolean("bench.replication-tls");
+    private static final boolean REPLICATION_TLS = Boolean.parseBoolean(System.getProperty("bench.replication-tls", "true"));
     private static final String TLS_PASSWORD = "bench-replication-tls";
     /** {@code order+propagation} pairs measured, in order. */
     private static final List<String> MODES = System.getProperty("bench.modes", "FIFO+ASYNC,TOTAL+SYNC").equals("all")
