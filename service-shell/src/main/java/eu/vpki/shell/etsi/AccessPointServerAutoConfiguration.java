@@ -8,6 +8,7 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -116,6 +117,9 @@ public class AccessPointServerAutoConfiguration {
         public void customize(ConfigurableServletWebServerFactory factory) {
             factory.setPort(-1);
             factory.setSsl(null);
+            // the servlet container still logs its start "on port -1": say why, once, before it does
+            LoggerFactory.getLogger(AccessPointServerAutoConfiguration.class).info("the servlet container's connector on the public port "
+                    + "is not started (it logs port -1): the ETSI access points take that port, the servlet container keeps the management port");
         }
 
         @Override
