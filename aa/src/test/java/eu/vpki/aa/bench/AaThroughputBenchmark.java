@@ -91,6 +91,8 @@ import static org.awaitility.Awaitility.await;
  * {@code tools.profiler:async-profiler} on Maven Central; each measured level is then profiled in every AA process, the EA
  * process and this JVM through {@code jcmd JVMTI.agent_load}, CPU samples with kernel frames, written as collapsed stacks
  * {@code <process>-<n>aa-c<c>.collapsed} into {@code bench.out}), {@code bench.out} (target/aa-benchmark),
+ * {@code bench.pairs} (0: with one AA, that many more rounds of every level followed at once by the 2-thread
+ * ceiling, each round's best level against its own ceiling, and the median of those ratios),
  * {@code bench.etsi-tls} (false; true: the DC, the EA and the AAs speak TLS only, so both hops, vehicle to
  * AA and AA to EA, run over TLS 1.3 on kept-alive connections; each level then also reports how many TCP
  * connections the machine opened during it, from {@code /proc/net/snmp}, i.e. at most that many handshakes).
@@ -117,6 +119,8 @@ public final class AaThroughputBenchmark {
     static final List<String> EA_JVM = List.of(prop("bench.ea-jvm", "-XX:+UseParallelGC").trim().split("\\s+"));
     static final String EA_CLASSPATH = prop("bench.ea-classpath", System.getProperty("java.class.path"));
     static final boolean ETSI_TLS = Boolean.parseBoolean(prop("bench.etsi-tls", "false"));
+    /** Rounds of (every level of one AA, then the 2-thread ceiling) after the first measurements; 0: none. */
+    static final int PAIRS = Integer.parseInt(prop("bench.pairs", "0"));
     /** The workers' TLS client: trusts the test TLS CA only (null without {@link #ETSI_TLS}). */
     static final javax.net.ssl.SSLSocketFactory WORKER_TLS = ETSI_TLS
             ? eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(eu.vpki.common.testing.TestTls.loopback().caCertificate()).getSocketFactory()
@@ -201,6 +205,9 @@ public final class AaThroughputBenchmark {
                 }
                 for (int c : n == 1 ? LEVELS_ONE : LEVELS_MANY) {
                     results.add(closedLoop(n, c, MEASURE, n + " AA"));
+                }
+                if (n == 1 && PAIRS > 0) {
+                    results.addAll(pairs());
                 }
             } finally {
                 stop(aaProcesses);
@@ -475,6 +482,48 @@ public final class AaThroughputBenchmark {
 
     /** The same server-side work in this JVM: the AA core, and the EA's message crypto with an in-memory EC lookup. */
     List<Result> ceiling(String when) throws Exception {
+        AuthorizationService service = ceilingService();
+        List<Result> results = new ArrayList<>();
+        runCeiling(service, 2, Duration.ofSeconds(5), "warm-up");
+        for (int threads : new int[]{1, 2}) {
+            results.add(runCeiling(service, threads, MEASURE, "ceiling " + when));
+        }
+        return results;
+    }
+
+    /**
+     * {@link #PAIRS} rounds, one AA: every level, then at once the 2-thread ceiling, so that each round's ratio of
+     * its best level to its ceiling compares two measurements minutes apart at most (the ceiling itself moves by a
+     * few per cent over a run); the log gives each round's ratio and their median.
+     */
+    List<Result> pairs() throws Exception {
+        AuthorizationService service = ceilingService();
+        runCeiling(service, 2, Duration.ofSeconds(5), "warm-up");
+        List<Result> results = new ArrayList<>();
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 1; round <= PAIRS; round++) {
+            double best = 0;
+            for (int c : LEVELS_ONE) {
+                Result level = closedLoop(1, c, MEASURE, "pair " + round);
+                results.add(level);
+                best = Math.max(best, level.issuedPerSecond());
+            }
+            Result ceiling = runCeiling(service, 2, MEASURE, "ceiling pair " + round);
+            results.add(ceiling);
+            ratios.add(best / ceiling.issuedPerSecond());
+            log(String.format(Locale.ROOT, "pair %d: best level %.1f AT/s, its ceiling %.1f AT/s: %.1f %%", round, best,
+                    ceiling.issuedPerSecond(), 100 * best / ceiling.issuedPerSecond()));
+        }
+        List<Double> sorted = ratios.stream().sorted().toList();
+        double median = sorted.size() % 2 == 1 ? sorted.get(sorted.size() / 2)
+                : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+        log(String.format(Locale.ROOT, "pairs: best level / ceiling over %d rounds: median %.1f %%, lowest %.1f %%, highest %.1f %%",
+                sorted.size(), 100 * median, 100 * sorted.get(0), 100 * sorted.get(sorted.size() - 1)));
+        return results;
+    }
+
+    /** The ceiling's service: the AA core with the EA's part in process. */
+    AuthorizationService ceilingService() throws Exception {
         SoftwareKeyStore aaStore = SoftwareKeyStore.openOrCreate(pki.dir.resolve("aa.p12"), "keystore-password-for-tests".toCharArray());
         SoftwareKeyStore eaStore = SoftwareKeyStore.openOrCreate(ea.keystore, "keystore-password-for-tests".toCharArray());
         DataEncryption encryption = new DataEncryption(RANDOM);
@@ -502,16 +551,9 @@ public final class AaThroughputBenchmark {
                 CaffeineReplayCache.WhenFull.EVICT, Clock.systemUTC(), ceilingRegistry);
         AaMetrics metrics = new AaMetrics(ceilingRegistry);
         EaEndpoint endpoint = EaEndpoint.of(ea.certificate, List.of(URI.create("http://in-process/")));
-        AuthorizationService service = new AuthorizationService(aa, (id, now) -> Optional.of(endpoint),
+        return new AuthorizationService(aa, (id, now) -> Optional.of(endpoint),
                 new EaValidation(aa, inProcessEa, encryption, metrics), AtPolicy.DEFAULT, RequestWindow.DEFAULT, replay,
                 (type, keyValues) -> { }, metrics, Clock.systemUTC(), encryption);
-
-        List<Result> results = new ArrayList<>();
-        runCeiling(service, 2, Duration.ofSeconds(5), "warm-up");
-        for (int threads : new int[]{1, 2}) {
-            results.add(runCeiling(service, threads, MEASURE, "ceiling " + when));
-        }
-        return results;
     }
 
     Result runCeiling(AuthorizationService service, int threads, Duration duration, String setup) throws InterruptedException {
