@@ -1,6 +1,7 @@
 #!/bin/sh
 # AA issuance benchmark (docs/benchmarks.md, "AA issuance"). Run from the repository root:
 #   aa/src/test/bench/run-aa-benchmark.sh [-Dbench.aas=1,2,4] [-Dbench.ea-client=JDK] [-Dbench.jfr=true] ...
+# (VPKI_BENCH_SCHED=other aa/src/test/bench/run-aa-benchmark.sh ...: without SCHED_BATCH, see below)
 # Builds the modules it needs (Maven downloads what a fresh machine lacks), then runs eu.vpki.aa.bench.AaThroughputBenchmark on the aa test class path;
 # the AA and EA processes it starts get their modules' runtime class paths. Output: stdout and aa/target/aa-benchmark/*.md (+ AA and EA logs, JFR).
 set -eu
@@ -16,4 +17,17 @@ mvn -B -q -pl aa -am test-compile dependency:build-classpath -DincludeScope=runt
 CP="aa/target/test-classes:aa/target/classes:$(cat aa/target/bench.classpath)"
 AA_CP="$(pwd)/aa/target/classes:$(cat aa/target/runtime.classpath)"
 EA_CP="$(pwd)/ea/target/classes:$(cat ea/target/runtime.classpath)"
-exec java -Xms1g -Xmx1g -XX:+UseParallelGC -Dbench.out=aa/target/aa-benchmark -Dbench.aa-classpath="$AA_CP" -Dbench.ea-classpath="$EA_CP" "$@" -cp "$CP" eu.vpki.aa.bench.AaThroughputBenchmark
+# every process of the run (this JVM with the load generator and the ceiling, the AA and EA JVMs it starts and their
+# redis-servers) runs SCHED_BATCH, as deploy/systemd runs the services (CPUSchedulingPolicy=batch, docs/deployment.md):
+# a process woken by a message then waits for the running one's time slice instead of preempting it, once per message
+# on two shared cores. VPKI_BENCH_SCHED=other keeps the default policy. The harness logs the policy each process has.
+SCHED=""
+if [ "${VPKI_BENCH_SCHED:-batch}" = batch ]; then
+  if command -v chrt >/dev/null 2>&1; then
+    SCHED="chrt --batch 0"
+  else
+    echo "chrt (util-linux) not found: the run keeps the default scheduling policy" >&2
+  fi
+fi
+# shellcheck disable=SC2086 # SCHED is a list of words without spaces
+exec $SCHED java -Xms1g -Xmx1g -XX:+UseParallelGC -Dbench.out=aa/target/aa-benchmark -Dbench.aa-classpath="$AA_CP" -Dbench.ea-classpath="$EA_CP" "$@" -cp "$CP" eu.vpki.aa.bench.AaThroughputBenchmark

@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * environment key either sets is one {@code docs/configuration.md} documents for that service; compose
  * and Terraform set the same keys, except the deployment-specific ones listed in
  * {@link #DEPLOYMENT_SPECIFIC} with their reasons; and each unit runs the jar, reads the environment file
- * and uses the runtime directory that the Terraform user data provides. The comparison is a function
+ * and uses the runtime directory that the Terraform user data provides, and runs with the CPU scheduling policy
+ * docs/deployment.md gives (batch). The comparison is a function
  * ({@link #disagreements}) so that the last test can show it reports what it looks for.
  */
 class DeploymentKeysTest {
@@ -106,7 +107,8 @@ class DeploymentKeysTest {
                 "unit dc: missing EnvironmentFile=/etc/vpki/dc.env",
                 "unit dc: missing RuntimeDirectory=vpki-dc",
                 "unit dc: missing ExecStartPre=+/opt/vpki/fetch-secrets %t/vpki-dc",
-                "unit dc: missing ExecStart=/usr/bin/java -XX:+UseParallelGC -XX:MaxRAMPercentage=75 -jar /opt/vpki/vpki-dc.jar");
+                "unit dc: missing ExecStart=/usr/bin/java -XX:+UseParallelGC -XX:MaxRAMPercentage=75 -jar /opt/vpki/vpki-dc.jar",
+                "unit dc: missing CPUSchedulingPolicy=batch");
     }
 
     /** Every way the deployments disagree, as sentences; none when they agree. */
@@ -128,7 +130,8 @@ class DeploymentKeysTest {
             Set<String> unit = units.getOrDefault(service, Set.of());
             for (String line : List.of("EnvironmentFile=/etc/vpki/" + service + ".env", "RuntimeDirectory=vpki-" + service,
                     "ExecStartPre=+/opt/vpki/fetch-secrets %t/vpki-" + service,
-                    "ExecStart=/usr/bin/java -XX:+UseParallelGC -XX:MaxRAMPercentage=75 -jar /opt/vpki/vpki-" + service + ".jar")) {
+                    "ExecStart=/usr/bin/java -XX:+UseParallelGC -XX:MaxRAMPercentage=75 -jar /opt/vpki/vpki-" + service + ".jar",
+                    "CPUSchedulingPolicy=batch")) {
                 if (!unit.contains(line)) {
                     out.add("unit " + service + ": missing " + line);
                 }

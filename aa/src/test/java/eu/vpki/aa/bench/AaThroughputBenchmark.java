@@ -45,6 +45,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -96,6 +97,10 @@ import static org.awaitility.Awaitility.await;
  * {@code bench.etsi-tls} (false; true: the DC, the EA and the AAs speak TLS only, so both hops, vehicle to
  * AA and AA to EA, run over TLS 1.3 on kept-alive connections; each level then also reports how many TCP
  * connections the machine opened during it, from {@code /proc/net/snmp}, i.e. at most that many handshakes).
+ *
+ * <p>The scheduling policy is the launcher's, inherited by every process this JVM starts: {@code run-aa-benchmark.sh}
+ * runs it under SCHED_BATCH, as {@code deploy/systemd} runs the services ({@code VPKI_BENCH_SCHED=other}: the default
+ * policy). The log says which policy each process has once the AAs are up.
  */
 public final class AaThroughputBenchmark {
     static final SecureRandom RANDOM = new SecureRandom();
@@ -249,7 +254,7 @@ public final class AaThroughputBenchmark {
         for (int i = 0; i < n; i++) {
             awaitHealthy(processes.get(i), aaManagementPorts.get(i));
         }
-        log(n + " AA process(es) up");
+        log(n + " AA process(es) up; scheduling policy: " + schedulingPolicies(processes));
         return processes;
     }
 
@@ -428,7 +433,7 @@ public final class AaThroughputBenchmark {
      * a {@code label}, each process's profile goes to {@code <OUT>/<aa-i|ea-i|harness>-<label>.collapsed}.
      */
     void asyncProfiler(String command, String label) throws IOException, InterruptedException {
-        Map<String, Long> jvms = new java.util.LinkedHashMap<>();
+        Map<String, Long> jvms = new LinkedHashMap<>();
         for (int i = 0; i < aaProcesses.size(); i++) {
             jvms.put("aa-" + i, aaProcesses.get(i).pid());
         }
@@ -694,18 +699,50 @@ public final class AaThroughputBenchmark {
     }
 
     /** A process's or thread's name and CPU from its {@code /proc/.../stat} (fields 2, 14 and 15), in clock ticks. */
-    record ProcStat(String name, long userTicks, long kernelTicks) {
+    record ProcStat(String name, long userTicks, long kernelTicks, int policy) {
         /** Empty where there is no such file (not Linux, or the process or thread is gone). */
         static Optional<ProcStat> read(Path statFile) {
             try {
                 String stat = Files.readString(statFile);
                 String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                 return Optional.of(new ProcStat(stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
-                        Long.parseLong(f[11]), Long.parseLong(f[12])));
+                        Long.parseLong(f[11]), Long.parseLong(f[12]), Integer.parseInt(f[38])));
             } catch (IOException | RuntimeException noProc) {
                 return Optional.empty();
             }
         }
+
+        /** The scheduling policy (field 41) by its name in sched(7). */
+        String policyName() {
+            return switch (policy) {
+                case 0 -> "SCHED_OTHER";
+                case 1 -> "SCHED_FIFO";
+                case 2 -> "SCHED_RR";
+                case 3 -> "SCHED_BATCH";
+                case 5 -> "SCHED_IDLE";
+                case 6 -> "SCHED_DEADLINE";
+                default -> "policy " + policy;
+            };
+        }
+    }
+
+    /**
+     * The scheduling policy of this JVM and of each AA and EA process, as {@code run-aa-benchmark.sh} set it (SCHED_BATCH
+     * unless {@code VPKI_BENCH_SCHED=other}; the processes this JVM starts inherit it).
+     */
+    String schedulingPolicies(List<Process> aas) {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        pids.put("this JVM", ProcessHandle.current().pid());
+        for (int i = 0; i < aas.size(); i++) {
+            pids.put("aa-" + i, aas.get(i).pid());
+        }
+        for (int i = 0; i < eaProcesses.size(); i++) {
+            pids.put("ea-" + i, eaProcesses.get(i).pid());
+        }
+        List<String> out = new ArrayList<>();
+        pids.forEach((name, pid) -> out.add(name + " " + ProcStat.read(Path.of("/proc", Long.toString(pid), "stat"))
+                .map(ProcStat::policyName).orElse("unknown")));
+        return String.join(", ", out);
     }
 
     /**
