@@ -566,6 +566,15 @@ public final class LocalCluster implements AutoCloseable {
         AppCdsArchive.Launch launch = AppCdsArchive.of(jar).prepare(records, System.err::println);
         List<String> options = new ArrayList<>(jvm);
         options.addAll(launch.jvmOptions());
+        // the JVM's temporary files (the servlet container's base directories, unpacked native libraries) in the work
+        // directory, not the machine's: they go with it at the next start instead of piling up in /tmp
+        Path tmp = spec.workDir().toAbsolutePath().resolve("tmp").resolve(host.name());
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + tmp, e);
+        }
+        options.add("-Djava.io.tmpdir=" + tmp);
         URI management = url(host, Integer.parseInt(props.get("management.server.port")));
         // every service's audit log (docs/service-shell.md) in one folder of the work directory, one file per service
         props.put("vpki.audit.dir", auditDir(spec).toString());

@@ -89,7 +89,8 @@ public final class NamespaceNetwork implements HostNetwork {
         FileChannel channel;
         FileLock held;
         try {
-            channel = FileChannel.open(Path.of(System.getProperty("java.io.tmpdir"), "vpki-netns-" + prefix + ".lock"),
+            // machine-wide, as the namespaces are: /tmp whatever this JVM's java.io.tmpdir (the tests' is their target/)
+            channel = FileChannel.open(Path.of("/tmp", "vpki-netns-" + prefix + ".lock"),
                     StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             held = channel.tryLock();
         } catch (IOException e) {
