@@ -83,13 +83,17 @@ if [ -x benchmarks/target/openssl-binding-floor ]; then
   benchmarks/target/openssl-binding-floor "$FLOOR_SECONDS" > "$OUT/openssl-binding-floor.txt" 2>&1 || failed $? "see $OUT/openssl-binding-floor.txt"
 fi
 
-step "EA enrolment, brainpoolP256r1 (EnrolmentBenchmark $EA_REQUESTS 4)"
-java -XX:+UseParallelGC -Dbench.curve=brainpoolP256r1 -Dbench.warmup-passes=1 -Dbench.warmup-seconds="$EA_WARMUP" \
+# the EA and AA benchmarks under SCHED_BATCH, as their own scripts and deploy/systemd run the services
+. benchmarks/scheduling.sh
+step "EA enrolment, brainpoolP256r1 (EnrolmentBenchmark $EA_REQUESTS 4; scheduling ${SCHED:-default})"
+# shellcheck disable=SC2086 # SCHED is a list of words without spaces
+$SCHED java -XX:+UseParallelGC -Dbench.curve=brainpoolP256r1 -Dbench.warmup-passes=1 -Dbench.warmup-seconds="$EA_WARMUP" \
     -cp "ea/target/test-classes:ea/target/classes:$(cat ea/target/bench.classpath)" \
     eu.vpki.ea.bench.EnrolmentBenchmark "$EA_REQUESTS" 4 > "$OUT/ea-enrolment.txt" 2>&1 || failed $? "see $OUT/ea-enrolment.txt"
 
-step "AA issuance, brainpoolP256r1, 1 AA + 1 EA"
-java -Xms1g -Xmx1g -XX:+UseParallelGC -Dbench.out="$OUT/aa" -Dbench.curve=brainpoolP256r1 -Dbench.aas=1 \
+step "AA issuance, brainpoolP256r1, 1 AA + 1 EA (scheduling ${SCHED:-default})"
+# shellcheck disable=SC2086
+$SCHED java -Xms1g -Xmx1g -XX:+UseParallelGC -Dbench.out="$OUT/aa" -Dbench.curve=brainpoolP256r1 -Dbench.aas=1 \
     -Dbench.concurrency="$AA_LEVELS" -Dbench.warmup="$AA_WARMUP" -Dbench.measure="$AA_MEASURE" \
     -cp "aa/target/test-classes:aa/target/classes:$(cat aa/target/bench.classpath)" \
     eu.vpki.aa.bench.AaThroughputBenchmark > "$OUT/aa-issuance.txt" 2>&1 || failed $? "see $OUT/aa-issuance.txt"

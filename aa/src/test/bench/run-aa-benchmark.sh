@@ -18,16 +18,7 @@ CP="aa/target/test-classes:aa/target/classes:$(cat aa/target/bench.classpath)"
 AA_CP="$(pwd)/aa/target/classes:$(cat aa/target/runtime.classpath)"
 EA_CP="$(pwd)/ea/target/classes:$(cat ea/target/runtime.classpath)"
 # every process of the run (this JVM with the load generator and the ceiling, the AA and EA JVMs it starts and their
-# redis-servers) runs SCHED_BATCH, as deploy/systemd runs the services (CPUSchedulingPolicy=batch, docs/deployment.md):
-# a process woken by a message then waits for the running one's time slice instead of preempting it, once per message
-# on two shared cores. VPKI_BENCH_SCHED=other keeps the default policy. The harness logs the policy each process has.
-SCHED=""
-if [ "${VPKI_BENCH_SCHED:-batch}" = batch ]; then
-  if command -v chrt >/dev/null 2>&1; then
-    SCHED="chrt --batch 0"
-  else
-    echo "chrt (util-linux) not found: the run keeps the default scheduling policy" >&2
-  fi
-fi
+# redis-servers) runs SCHED_BATCH, as the services are deployed (benchmarks/scheduling.sh); the harness logs each policy
+. benchmarks/scheduling.sh
 # shellcheck disable=SC2086 # SCHED is a list of words without spaces
 exec $SCHED java -Xms1g -Xmx1g -XX:+UseParallelGC -Dbench.out=aa/target/aa-benchmark -Dbench.aa-classpath="$AA_CP" -Dbench.ea-classpath="$EA_CP" "$@" -cp "$CP" eu.vpki.aa.bench.AaThroughputBenchmark

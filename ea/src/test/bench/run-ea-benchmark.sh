@@ -17,17 +17,8 @@ for a in "$@"; do
     *) ARGS="$ARGS $a" ;;
   esac
 done
-# the parallel collector and SCHED_BATCH, as the services are deployed (deploy/systemd, docs/deployment.md "CPU
-# scheduling"): the replicas in this JVM and their redis-servers inherit the policy; VPKI_BENCH_SCHED=other keeps the
-# default policy
-SCHED=""
-if [ "${VPKI_BENCH_SCHED:-batch}" = batch ]; then
-  if command -v chrt >/dev/null 2>&1; then
-    SCHED="chrt --batch 0"
-  else
-    echo "chrt (util-linux) not found: the run keeps the default scheduling policy" >&2
-  fi
-fi
-echo "scheduling policy: ${SCHED:-the default}" >&2
+# the parallel collector and SCHED_BATCH (benchmarks/scheduling.sh; the replicas in this JVM and their redis-servers
+# inherit it), as the services are deployed
+. benchmarks/scheduling.sh
 # shellcheck disable=SC2086 # SCHED, JVM and ARGS are lists of words without spaces
 exec $SCHED java -XX:+UseParallelGC $JVM -cp "$CP" eu.vpki.ea.bench.EnrolmentBenchmark $ARGS
