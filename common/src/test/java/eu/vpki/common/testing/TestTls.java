@@ -38,8 +38,7 @@ public final class TestTls {
 
     private static TestTls create() {
         try {
-            Path dir = Files.createTempDirectory("vpki-test-tls-");
-            dir.toFile().deleteOnExit();
+            Path dir = ExitDeletedDirectory.create("vpki-test-tls-");
             SecureRandom random = new SecureRandom();
             Instant now = Instant.now().minus(Duration.ofHours(1));
             ApiTlsCa ca = ApiTlsCa.generate("vpki test API TLS CA", now, Duration.ofDays(2), random);

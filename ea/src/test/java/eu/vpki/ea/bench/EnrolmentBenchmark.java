@@ -116,8 +116,7 @@ public final class EnrolmentBenchmark {
     /** Replica {@code id}'s key store of the run's deployment CA (made on first use) and the CA's trust store. */
     private static synchronized ReplicationConfig.Tls replicaTls(String id) throws IOException {
         if (deploymentCa == null) {
-            tlsDir = Files.createTempDirectory("vpki-bench-replication-tls-");
-            tlsDir.toFile().deleteOnExit();
+            tlsDir = eu.vpki.common.testing.ExitDeletedDirectory.create("vpki-bench-replication-tls-");
             deploymentCa = DeploymentCa.generate("vpki benchmark deployment CA", TLS_FROM, tlsValidity(), new SecureRandom());
             deploymentCa.writeTrustStore(tlsDir.resolve("trust.p12"), TLS_PASSWORD.toCharArray());
         }
