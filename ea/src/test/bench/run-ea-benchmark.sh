@@ -2,7 +2,7 @@
 # EA enrolment benchmark, 3 replicas (docs/benchmarks.md, "EA enrolment (replicated)"). Run from anywhere:
 #   ea/src/test/bench/run-ea-benchmark.sh [-Dbench.curve=brainpoolP256r1] [-Dbench.modes=FIFO+ASYNC] ... [requests [clients]]
 # Options starting with -D go to the benchmark's JVM, the rest to eu.vpki.ea.bench.EnrolmentBenchmark
-# (requests per timed pass, default 6000; client threads, default 4). Builds what it needs in one
+# (requests per mode and pass, default 30000; client threads, default 4). Builds what it needs in one
 # reactor run (Maven downloads what a fresh machine lacks; nothing is installed into ~/.m2).
 # Output: stdout (each mode's rate and latency beside the crypto-only ceiling measured in the same JVM).
 set -eu
