@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -44,14 +43,8 @@ public final class BootstrapCommand implements Runnable {
         String operatorId;
 
         @Override
-        public Integer call() throws IOException {
-            SecureRandom random = new SecureRandom();
-            Files.createDirectories(dir);
-            String operatorToken = writeOnce(dir.resolve("operator-token"), token(random));
-            writeOnce(dir.resolve("admin-token"), token(random));
-            writeOnce(dir.resolve("keystore-password"), token(random));
-            writeOnce(dir.resolve("redis-password"), token(random));
-            writeOnce(dir.resolve("operator-credentials"), OperatorCredentialsFile.line(operatorId, operatorToken) + "\n");
+        public Integer call() {
+            PkiSecrets.writeOnce(dir, operatorId, new SecureRandom());
             System.out.println("secrets in " + dir);
             return 0;
         }
@@ -215,23 +208,5 @@ public final class BootstrapCommand implements Runnable {
             System.out.println(type + " " + issued.hashedId8().toHex() + " certified: " + cert);
             return issued;
         }
-    }
-
-    private static String writeOnce(Path file, String content) throws IOException {
-        if (Files.isRegularFile(file)) {
-            return Files.readString(file).strip();
-        }
-        Files.writeString(file, content, StandardCharsets.UTF_8);
-        file.toFile().setReadable(false, false);
-        file.toFile().setReadable(true, true);
-        file.toFile().setWritable(false, false);
-        file.toFile().setWritable(true, true);
-        return content;
-    }
-
-    private static String token(SecureRandom random) {
-        byte[] b = new byte[24];
-        random.nextBytes(b);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 }

@@ -1,18 +1,14 @@
 package eu.vpki.testbed;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
-import eu.vpki.common.etsi.crypto.EtsiKeyPair;
-import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.redis.RedisServer;
 import eu.vpki.common.redis.RedisServerBinary;
 import eu.vpki.common.etsi.crypto.ApiTlsCa;
-import eu.vpki.admin.OperatorCredentialsFile;
+import eu.vpki.admin.PkiSecrets;
 import eu.vpki.admin.RcaAdminClient;
 import eu.vpki.admin.ReplicationTls;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,8 +26,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,10 +53,8 @@ import java.util.stream.IntStream;
  * kill, pause and restart (JVM or redis-server) while the rest keeps running.
  */
 public final class LocalCluster implements AutoCloseable {
-    static final String STATE_FILE = "cluster.json";
     static final String OPERATOR_ID = "demo-operator";
     /** The Maven modules whose executable jars the cluster runs. */
-    private static final List<String> SERVICE_MODULES = List.of("rca", "dc", "ea", "operator", "aa");
     private static final Duration HEALTH_TIMEOUT = Duration.ofMinutes(3);
     /**
      * How long a recording JVM may take to stop and write its class-data archive. Not a race to win:
@@ -166,11 +158,11 @@ public final class LocalCluster implements AutoCloseable {
 
     /** As {@link #start(ClusterSpec, HostNetwork, java.util.function.Consumer)}, the AAs reaching the EA through {@code routes}. */
     public static LocalCluster start(ClusterSpec spec, HostNetwork network, Routes routes, java.util.function.Consumer<String> log) {
-        refuseIfRunning(spec.workDir());
+        ClusterStateFile.refuseIfRunning(spec.workDir());
         return boot(spec, network, routes, false, log);
     }
 
-    private static LocalCluster boot(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives,
+    static LocalCluster boot(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives,
                                      java.util.function.Consumer<String> log) {
         LocalCluster c = new LocalCluster(spec, network, routes, recordArchives);
         try {
@@ -190,39 +182,8 @@ public final class LocalCluster implements AutoCloseable {
      *
      * @return whether every service jar has a current archive afterwards (else services start without)
      */
-    public static boolean recordArchives(ClusterSpec spec, java.util.function.Consumer<String> log) {
-        if (archivesCurrent(spec)) {
-            return true;
-        }
-        refuseIfRunning(spec.workDir());
-        long started = System.nanoTime();
-        log.accept("recording class-data archives (a one-of-each cluster started and stopped, once per build) ...");
-        ClusterSpec recording = new ClusterSpec(spec.projectDir(), spec.workDir().resolve("class-data"), 1, 1, 1, "FIFO", "ASYNC",
-                spec.basePort(), spec.jgroupsBasePort(), spec.authorityCurve());
-        try (LocalCluster cluster = boot(recording, new LoopbackNetwork(), Routes.DIRECT, true, line -> { })) {
-            cluster.endpoints();
-        } catch (RuntimeException e) {
-            log.accept("class-data archives not recorded (services start without them): " + e.getMessage());
-            return false;
-        }
-        List<String> missing = SERVICE_MODULES.stream().filter(m -> !AppCdsArchive.of(jar(spec.projectDir(), m)).isCurrent()).toList();
-        log.accept(missing.isEmpty() ? String.format("class-data archives recorded in %.0f s", (System.nanoTime() - started) / 1e9)
-                : "class-data archives not recorded for " + missing + " (they start without)");
-        return missing.isEmpty();
-    }
 
     /** Fails if {@code workDir} holds the state of a cluster whose launcher still runs: its files must not be deleted. */
-    private static void refuseIfRunning(Path workDir) {
-        Path state = workDir.toAbsolutePath().resolve(STATE_FILE);
-        if (!Files.isRegularFile(state)) {
-            return;
-        }
-        JsonNode n = JSON.readTree(read(state));
-        if (n.has("launcherPid") && ProcessHandle.of(n.get("launcherPid").asLong()).map(ProcessHandle::isAlive).orElse(false)) {
-            throw new IllegalStateException("a cluster is running from " + workDir + " (launcher pid " + n.get("launcherPid").asLong()
-                    + "): stop it first (cluster stop --work-dir " + workDir + ")");
-        }
-    }
 
     /**
      * Fails, before anything starts, if on loopback a port of {@code spec} would be used twice or is
@@ -304,15 +265,15 @@ public final class LocalCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String adminToken = token();
-        String operatorToken = token();
-        char[] keystorePassword = token().toCharArray();
-        Path adminTokenFile = write(secrets.resolve("admin-token"), adminToken);
-        Path passwordFile = write(secrets.resolve("keystore-password"), new String(keystorePassword));
-        Path credentials = write(secrets.resolve("operator-credentials"), OperatorCredentialsFile.line(OPERATOR_ID, operatorToken) + "\n");
-        // every replica's Redis asks for this password (requirepass, protected mode); the replicas read it from the file
-        redisPassword = token();
-        redisPasswordFile = write(secrets.resolve("redis-password"), redisPassword);
+        // tokens and passwords, as 'bootstrap secrets' writes them; every replica's Redis asks for the Redis password
+        PkiSecrets secretFiles = PkiSecrets.writeOnce(secrets, OPERATOR_ID, random);
+        String adminToken = secretFiles.adminToken();
+        String operatorToken = secretFiles.operatorToken();
+        char[] keystorePassword = secretFiles.keystorePassword().toCharArray();
+        Path passwordFile = secretFiles.keystorePasswordFile();
+        Path credentials = secretFiles.operatorCredentialsFile();
+        redisPassword = secretFiles.redisPassword();
+        redisPasswordFile = secretFiles.redisPasswordFile();
         // mutual TLS between the replicas and commands signed by their origin: a deployment CA and a key store per replica
         replicationTls = ReplicationTls.write(secrets.resolve("replication"), replicaIds(), TLS_VALIDITY, TLS_VALIDITY, List.of(),
                 random, line -> { });
@@ -328,13 +289,13 @@ public final class LocalCluster implements AutoCloseable {
         Host dcHost = network.host("dc");
         URI rcaUrl = https(rcaHost, spec.rcaPort());
         URI dcUrl = etsiUrl(dcHost, spec.dcPort());
-        AppCdsArchive.extractAll(SERVICE_MODULES.stream().map(this::jar).toList(), log);
+        AppCdsArchive.extractAll(ServiceJars.SERVICE_MODULES.stream().map(this::jar).toList(), log);
         log.accept("starting RCA and DC (logs in " + logs + ")");
         Map<String, String> rcaProps = props(rcaHost, spec.rcaPort(),
                 "vpki.rca.data-dir", work.resolve("rca").toString(),
                 "vpki.keystore.path", work.resolve("rca/rca.p12").toString(),
                 "vpki.keystore.password-file", passwordFile.toString(),
-                "vpki.admin.token-file", adminTokenFile.toString(),
+                "vpki.admin.token-file", secretFiles.adminTokenFile().toString(),
                 "vpki.rca.name", "vpki local Root CA",
                 "vpki.rca.curve", spec.authorityCurve(),
                 "vpki.dc.urls", dcUrl.toString() + "/",
@@ -440,7 +401,7 @@ public final class LocalCluster implements AutoCloseable {
                 .map(s -> CompletableFuture.supplyAsync(() -> s.awaitHealthy(http, HEALTH_TIMEOUT))).toList();
         ready.forEach(CompletableFuture::join);
         endpoints = new Endpoints(rcaUrl, dcUrl, operatorUrls, eaUrls, aaUrls, rcaCert, OPERATOR_ID, operatorToken, logs, tlsCaFile);
-        writeState(work);
+        writeState();
         log.accept("cluster ready: " + spec.describe());
     }
 
@@ -491,7 +452,7 @@ public final class LocalCluster implements AutoCloseable {
         ReplicaNode node = new ReplicaNode(name, kind, host, url, redisBinary, redis, () -> {
             ServiceProcess p = launch(host, jar, jvm, props, url, logs);
             if (endpoints != null) {
-                writeState(spec.workDir().toAbsolutePath());
+                writeState();
             }
             return p;
         });
@@ -509,9 +470,6 @@ public final class LocalCluster implements AutoCloseable {
                 password, signingAlias, encryptionAlias, accessPoints);
     }
 
-    public static boolean archivesCurrent(ClusterSpec spec) {
-        return SERVICE_MODULES.stream().allMatch(m -> AppCdsArchive.of(jar(spec.projectDir(), m)).isCurrent());
-    }
 
     /** Where every service of the cluster writes its audit log ({@code <authority>-audit-<service name>.log}). */
     public static Path auditDir(ClusterSpec spec) {
@@ -606,36 +564,15 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     Path jar(String module) {
-        return jar(spec.projectDir(), module);
+        return ServiceJars.jar(spec.projectDir(), module);
     }
 
-    private static Path jar(Path projectDir, String module) {
-        Path dir = projectDir.resolve(module).resolve("target");
-        try (var files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().matches("vpki-" + module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no executable jar in " + dir + ": build first (mvn -B -DskipTests package)"));
-        } catch (IOException e) {
-            throw new IllegalStateException("no " + dir + ": build first (mvn -B -DskipTests package)", e);
-        }
-    }
 
-    private synchronized void writeState(Path work) {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("spec", spec.describe());
-        n.put("rca", endpoints.rca().toString());
-        n.put("dc", endpoints.dc().toString());
-        n.put("rcaCertificate", endpoints.rcaCertificate().toString());
-        n.put("tlsCaCertificate", endpoints.tlsCa().toString());
-        n.put("operatorId", endpoints.operatorId());
-        n.put("operatorTokenFile", write(work.resolve("secrets/operator-token"), endpoints.operatorToken()).toString());
-        var ops = n.putArray("operators");
-        endpoints.operators().forEach(u -> ops.add(u.toString()));
-        var eas = n.putArray("eaReplicas");
-        endpoints.eaReplicas().forEach(u -> eas.add(u.toString()));
-        var aas = n.putArray("aas");
-        endpoints.aas().forEach(u -> aas.add(u.toString()));
-        n.put("launcherPid", ProcessHandle.current().pid());
-        var pids = n.putArray("pids");
+
+    /** Stops the cluster described by {@code workDir/cluster.json}, started by another process. */
+
+    private synchronized void writeState() {
+        List<Long> pids = new ArrayList<>();
         services.forEach(s -> pids.add(s.pid()));
         replicas.forEach(r -> {
             if (r.jvmRunning()) {
@@ -645,43 +582,7 @@ public final class LocalCluster implements AutoCloseable {
                 pids.add(r.redis().pid());
             }
         });
-        write(work.resolve(STATE_FILE), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(n));
-    }
-
-    /** Stops the cluster described by {@code workDir/cluster.json}, started by another process. */
-    public static int stop(Path workDir) {
-        Path state = workDir.resolve(STATE_FILE);
-        if (!Files.exists(state)) {
-            return 0;
-        }
-        JsonNode n = JSON.readTree(read(state));
-        // the launcher's shutdown hook stops its services gracefully; whatever is left is ended below
-        if (n.has("launcherPid") && n.get("launcherPid").asLong() != ProcessHandle.current().pid()) {
-            ProcessHandle.of(n.get("launcherPid").asLong()).ifPresent(launcher -> {
-                launcher.destroy();
-                try {
-                    launcher.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    launcher.destroyForcibly();
-                }
-            });
-        }
-        List<ProcessHandle> handles = new ArrayList<>();
-        n.get("pids").forEach(p -> ProcessHandle.of(p.asLong()).ifPresent(handles::add));
-        handles.forEach(ProcessHandle::destroy);
-        for (ProcessHandle h : handles) {
-            try {
-                h.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (Exception e) {
-                h.destroyForcibly();
-            }
-        }
-        try {
-            Files.deleteIfExists(state);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return n.get("pids").size();
+        ClusterStateFile.write(spec.workDir().toAbsolutePath(), spec, endpoints, pids);
     }
 
     @Override
@@ -700,8 +601,8 @@ public final class LocalCluster implements AutoCloseable {
         }
         replicas.forEach(ReplicaNode::close);
         try {
-            Files.deleteIfExists(spec.workDir().toAbsolutePath().resolve(STATE_FILE));
-        } catch (IOException e) {
+            ClusterStateFile.delete(spec.workDir());
+        } catch (UncheckedIOException e) {
             // the state file only helps a later 'stop'
         }
     }
@@ -740,12 +641,6 @@ public final class LocalCluster implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-    }
-
-    private String token() {
-        byte[] b = new byte[24];
-        random.nextBytes(b);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     private static Path write(Path p, String s) {

@@ -39,11 +39,11 @@ class LocalClusterIT {
         assertThat(fetch.get("succeeded").asLong()).as("ATs: %s", fetch.get("failuresByCode")).isEqualTo(72);
         assertThat(report.get("allSucceeded").asBoolean()).isTrue();
         assertThat(exit).isZero();
-        assertThat(work.resolve("cluster").resolve(LocalCluster.STATE_FILE)).doesNotExist();
+        assertThat(work.resolve("cluster").resolve(ClusterStateFile.NAME)).doesNotExist();
         assertThat(ProcessHandle.current().children().filter(ProcessHandle::isAlive).count()).as("child processes left").isZero();
         // the demo recorded the class-data archives before its cluster started, waiting for each recording
         // JVM to exit (not a race against a stop timeout), so that every later start of this build maps them
-        assertThat(LocalCluster.archivesCurrent(new ClusterSpec(project, work.resolve("cluster"), 3, 1, 2, "FIFO", "ASYNC",
+        assertThat(ClassDataRecording.current(new ClusterSpec(project, work.resolve("cluster"), 3, 1, 2, "FIFO", "ASYNC",
                 28080, 27800, "nistP256"))).as("class-data archives recorded once for this build").isTrue();
     }
 }

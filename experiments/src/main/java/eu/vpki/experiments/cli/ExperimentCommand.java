@@ -1,12 +1,12 @@
 package eu.vpki.experiments.cli;
 
+import eu.vpki.testbed.ClassDataRecording;
 import eu.vpki.faults.cli.FaultsCommand;
 import eu.vpki.testbed.cli.NetworkOptions;
 import eu.vpki.station.cli.CommandSupport;
 import eu.vpki.testbed.ClusterSpec;
 import eu.vpki.testbed.CpuLimitedNetwork;
 import eu.vpki.testbed.HostNetwork;
-import eu.vpki.testbed.LocalCluster;
 import eu.vpki.testbed.NamespaceNetwork;
 import eu.vpki.experiments.CentralisedExperiment;
 import eu.vpki.experiments.ExperimentContext;
@@ -100,7 +100,7 @@ public final class ExperimentCommand implements Runnable {
          * (each limited to {@code cpus} cores when given), the experiment, the hosts closed, the report written.
          */
         int run(ClusterSpec spec, Double cpus, String name, Experiment experiment) throws Exception {
-            LocalCluster.recordArchives(spec, System.err::println);
+            ClassDataRecording.record(spec, System.err::println);
             AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
             ExperimentReport report;
             try (HostNetwork network = open(cpus, System.err::println)) {

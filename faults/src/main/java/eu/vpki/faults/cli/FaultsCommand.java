@@ -1,9 +1,9 @@
 package eu.vpki.faults.cli;
 
+import eu.vpki.testbed.ClassDataRecording;
 import eu.vpki.testbed.cli.NetworkOptions;
 import eu.vpki.testbed.ClusterSpec;
 import eu.vpki.testbed.HostNetwork;
-import eu.vpki.testbed.LocalCluster;
 import eu.vpki.testbed.NamespaceNetwork;
 import eu.vpki.faults.ConsistencyWorkload;
 import eu.vpki.faults.FaultKind;
@@ -186,7 +186,7 @@ public final class FaultsCommand implements Callable<Integer> {
                         jgroupsBasePort, "nistP256", appendFsync, failureDetection);
                 if (!archivesRecorded) {
                     // class-data archives make every (re)start of a service faster; recorded once per build
-                    LocalCluster.recordArchives(spec, System.err::println);
+                    ClassDataRecording.record(spec, System.err::println);
                     archivesRecorded = true;
                 }
                 FaultRun.Config config = new FaultRun.Config(spec, chosenSeed, counts, timing, failureDetection, warmup, quiet,

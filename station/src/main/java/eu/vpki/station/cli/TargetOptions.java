@@ -1,33 +1,15 @@
 package eu.vpki.station.cli;
 
-import eu.vpki.common.etsi.crypto.EtsiCurve;
-import eu.vpki.common.etsi.ts103097.PsidSsp;
-import eu.vpki.common.etsi.ts103097.Psids;
-import eu.vpki.station.load.LoadModel;
-import eu.vpki.station.load.LoadRunner;
-import eu.vpki.station.FleetFile;
-import eu.vpki.station.SimulatedStation;
-import eu.vpki.station.report.ReportWriter;
-import eu.vpki.station.report.RunReport;
-import eu.vpki.station.load.PhaseResult;
-import eu.vpki.station.load.Workload;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** Picocli mixin: where the PKI is (a local cluster's state file, or a DC and the RCA certificate). */
 public final class TargetOptions {

@@ -1,10 +1,10 @@
 package eu.vpki.testbed.cli;
 
+import eu.vpki.testbed.ClusterStateFile;
+import eu.vpki.testbed.ClassDataRecording;
 import eu.vpki.testbed.ClusterSpec;
 import eu.vpki.testbed.HostNetwork;
 import eu.vpki.testbed.LocalCluster;
-import eu.vpki.testbed.LoopbackNetwork;
-import eu.vpki.testbed.NamespaceNetwork;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,7 +34,7 @@ public final class ClusterCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             ClusterSpec spec = options.spec();
-            LocalCluster.recordArchives(spec, System.err::println);
+            ClassDataRecording.record(spec, System.err::println);
             HostNetwork network = networkOptions.open(System.err::println);
             LocalCluster cluster;
             try {
@@ -79,11 +79,11 @@ public final class ClusterCommand implements Runnable {
         @Override
         public Integer call() {
             ClusterSpec spec = options.spec();
-            if (LocalCluster.archivesCurrent(spec)) {
+            if (ClassDataRecording.current(spec)) {
                 System.err.println("class-data archives are up to date");
                 return 0;
             }
-            return LocalCluster.recordArchives(spec, System.err::println) ? 0 : 1;
+            return ClassDataRecording.record(spec, System.err::println) ? 0 : 1;
         }
     }
 
@@ -94,7 +94,7 @@ public final class ClusterCommand implements Runnable {
 
         @Override
         public Integer call() {
-            int n = LocalCluster.stop(workDir.toAbsolutePath());
+            int n = ClusterStateFile.stop(workDir.toAbsolutePath());
             System.out.println(n == 0 ? "no cluster running from " + workDir : "stopped " + n + " processes");
             return 0;
         }

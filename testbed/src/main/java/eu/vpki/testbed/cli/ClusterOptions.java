@@ -1,17 +1,9 @@
 package eu.vpki.testbed.cli;
 
 import eu.vpki.testbed.ClusterSpec;
-import eu.vpki.testbed.HostNetwork;
-import eu.vpki.testbed.LocalCluster;
-import eu.vpki.testbed.LoopbackNetwork;
-import eu.vpki.testbed.NamespaceNetwork;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 /** Picocli mixin: the shape of a local cluster (the one option group of every command that starts one). */
 public final class ClusterOptions {

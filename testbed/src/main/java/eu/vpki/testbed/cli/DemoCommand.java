@@ -1,5 +1,6 @@
 package eu.vpki.testbed.cli;
 
+import eu.vpki.testbed.ClassDataRecording;
 import eu.vpki.station.cli.LoadOptions;
 import eu.vpki.station.cli.TargetOptions;
 import eu.vpki.station.cli.CommandSupport;
@@ -50,7 +51,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ClusterSpec spec = cluster.spec();
-        LocalCluster.recordArchives(spec, System.err::println);
+        ClassDataRecording.record(spec, System.err::println);
         Instant started = Instant.now();
         try (LocalCluster pki = LocalCluster.start(spec, System.err::println)) {
             LocalCluster.Endpoints e = pki.endpoints();

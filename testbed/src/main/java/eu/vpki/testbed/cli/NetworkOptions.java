@@ -1,17 +1,10 @@
 package eu.vpki.testbed.cli;
 
-import eu.vpki.testbed.ClusterSpec;
 import eu.vpki.testbed.HostNetwork;
-import eu.vpki.testbed.LocalCluster;
 import eu.vpki.testbed.LoopbackNetwork;
 import eu.vpki.testbed.NamespaceNetwork;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 /** Picocli mixin: where the services run, all on loopback or each in its own network namespace. */
 public final class NetworkOptions {
