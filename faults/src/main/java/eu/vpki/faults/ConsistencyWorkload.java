@@ -5,11 +5,13 @@ import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.common.fleet.Permissions;
 import eu.vpki.common.fleet.StationStatus;
-import eu.vpki.station.load.Outcome;
 import eu.vpki.station.ObuProtocol;
 import eu.vpki.station.OperatorApi;
 import eu.vpki.station.PkiEndpoints;
 import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.load.LoadModel;
+import eu.vpki.station.load.LoadRunner;
+import eu.vpki.station.load.Outcome;
 import tools.jackson.databind.JsonNode;
 
 import java.io.IOException;
@@ -29,7 +31,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -114,11 +115,9 @@ public final class ConsistencyWorkload implements AutoCloseable {
     private final List<Slot> stations = new CopyOnWriteArrayList<>();
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong races = new AtomicLong();
-    private final Object pacing = new Object();
-    private long nextStartNanos = System.nanoTime();
-    private final ExecutorService workers;
+    private final LoadRunner.Stop stop = new LoadRunner.Stop();
+    private Thread runner;
     private final ExecutorService racers;
-    private volatile boolean running;
 
     /**
      * @param http       for the Operator REST API
@@ -142,30 +141,34 @@ public final class ConsistencyWorkload implements AutoCloseable {
         this.aas = List.copyOf(aas);
         this.settings = settings;
         this.prefix = "F" + Long.toHexString(random.nextLong() & 0xffffffL) + "-";
-        this.workers = Executors.newFixedThreadPool(settings.workers(), daemon("faults-workload"));
         this.racers = Executors.newCachedThreadPool(daemon("faults-race"));
     }
 
-    /** Starts the workers; operations are recorded until {@link #close()}. */
+    /**
+     * Starts the workers; operations are recorded until {@link #close()}. The load comes from the one
+     * load generator ({@link LoadRunner}, paced: at most {@link Settings#rate()} operations started per
+     * second by {@link Settings#workers()} workers, each running its operation to the end).
+     */
     public void start() {
-        running = true;
-        for (int i = 0; i < settings.workers(); i++) {
-            workers.execute(this::work);
-        }
+        LoadModel.Paced model = new LoadModel.Paced(settings.rate(), settings.workers(), Long.MAX_VALUE, Duration.ofDays(365));
+        runner = new Thread(() -> new LoadRunner().run("consistency", "mixed", model, i -> {
+            operation();
+            return Outcome.OK;
+        }, p -> { }, stop), "faults-workload");
+        runner.setDaemon(true);
+        runner.start();
     }
 
     /** Stops starting operations and waits for those in flight (at most a request timeout and a bit). */
     @Override
     public void close() {
-        running = false;
-        workers.shutdown();
-        try {
-            if (!workers.awaitTermination(settings.requestTimeout().toSeconds() * 2 + 10, TimeUnit.SECONDS)) {
-                workers.shutdownNow();
+        stop.request();
+        if (runner != null) {
+            try {
+                runner.join(Duration.ofSeconds(settings.requestTimeout().toSeconds() * 2 + 10).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            workers.shutdownNow();
-            Thread.currentThread().interrupt();
         }
         racers.shutdownNow();
     }
@@ -174,48 +177,25 @@ public final class ConsistencyWorkload implements AutoCloseable {
         return stations.size();
     }
 
-    private void work() {
-        while (running) {
-            try {
-                if (!pace()) {
-                    return;
-                }
-                double r = ThreadLocalRandom.current().nextDouble();
-                double race = settings.raceShare();
-                if (r < race) {
-                    race();
-                } else if (r < race + 0.08 || stations.size() < 10) {
-                    register();
-                } else if (r < race + 0.30) {
-                    change();
-                } else if (r < race + 0.60) {
-                    enrol();
-                } else {
-                    authorize();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                // an operation that failed in the client itself is recorded where it happened; carry on
-                System.err.println("workload: " + e);
+    /** One operation of the mix; an operation that failed in the client itself is recorded where it happened. */
+    private void operation() throws InterruptedException {
+        try {
+            double r = ThreadLocalRandom.current().nextDouble();
+            double race = settings.raceShare();
+            if (r < race) {
+                race();
+            } else if (r < race + 0.08 || stations.size() < 10) {
+                register();
+            } else if (r < race + 0.30) {
+                change();
+            } else if (r < race + 0.60) {
+                enrol();
+            } else {
+                authorize();
             }
+        } catch (RuntimeException e) {
+            System.err.println("workload: " + e);
         }
-    }
-
-    /** Waits for the next start slot; false once stopped. */
-    private boolean pace() throws InterruptedException {
-        long wait;
-        synchronized (pacing) {
-            long now = System.nanoTime();
-            long slot = Math.max(now, nextStartNanos);
-            nextStartNanos = slot + (long) (1e9 / settings.rate());
-            wait = slot - now;
-        }
-        if (wait > 0) {
-            TimeUnit.NANOSECONDS.sleep(wait);
-        }
-        return running;
     }
 
     // ---- Operator writes ----

@@ -38,6 +38,19 @@ public final class LoadRunner {
         Outcome run(long index) throws Exception;
     }
 
+    /** Ends a running phase early: no operation starts once it is requested; those in flight finish. */
+    public static final class Stop {
+        private volatile boolean requested;
+
+        public void request() {
+            requested = true;
+        }
+
+        public boolean requested() {
+            return requested;
+        }
+    }
+
     /** Live counters of a running phase, for the progress line. */
     public static final class Progress {
         private final String phase;
@@ -115,6 +128,11 @@ public final class LoadRunner {
      * @param operation what {@code op} does, e.g. {@link PhaseResult#AUTHORIZATION}
      */
     public PhaseResult run(String name, String operation, LoadModel model, Operation op, Consumer<Progress> onStart) {
+        return run(name, operation, model, op, onStart, new Stop());
+    }
+
+    /** As {@link #run(String, String, LoadModel, Operation, Consumer)}, ending early once {@code stop} is requested. */
+    public PhaseResult run(String name, String operation, LoadModel model, Operation op, Consumer<Progress> onStart, Stop stop) {
         Phase phase = new Phase(new Progress(name, model.maxOperations()));
         onStart.accept(phase.progress);
         Instant startedAt = Instant.now();
@@ -130,12 +148,17 @@ public final class LoadRunner {
             workers = Executors.newFixedThreadPool(open.workers(), daemonThreads(name));
             description = String.format(java.util.Locale.ROOT, "open loop at %.1f/s", open.ratePerSecond());
             offered = open.ratePerSecond();
-            offerOpen(open, op, phase, workers, start, deadline);
+            offerOpen(open, op, phase, workers, start, deadline, stop);
+        } else if (model instanceof LoadModel.Paced paced) {
+            workers = Executors.newFixedThreadPool(paced.workers(), daemonThreads(name));
+            description = String.format(java.util.Locale.ROOT, "paced at most %.1f/s by %d workers", paced.ratePerSecond(), paced.workers());
+            offered = paced.ratePerSecond();
+            offerPaced(paced, op, phase, workers, start, deadline, stop);
         } else {
             LoadModel.Closed closed = (LoadModel.Closed) model;
             workers = Executors.newFixedThreadPool(closed.concurrency(), daemonThreads(name));
             description = "closed loop with " + closed.concurrency() + " in flight";
-            offerClosed(closed, op, phase, workers, deadline);
+            offerClosed(closed, op, phase, workers, deadline, stop);
         }
         workers.shutdown();
         try {
@@ -166,17 +189,21 @@ public final class LoadRunner {
     }
 
     /** Open loop: operation i is due at start + i/rate; latency counts from that intended time. */
-    private static void offerOpen(LoadModel.Open m, Operation op, Phase phase, ExecutorService workers, long start, long deadline) {
+    private static void offerOpen(LoadModel.Open m, Operation op, Phase phase, ExecutorService workers, long start, long deadline,
+                                  Stop stop) {
         double intervalNanos = 1e9 / m.ratePerSecond();
         try {
             for (long i = 0; i < m.maxOperations(); i++) {
                 long intended = start + (long) (i * intervalNanos);
-                if (intended >= deadline) {
+                if (intended >= deadline || stop.requested()) {
                     return;
                 }
                 long wait = intended - System.nanoTime();
                 if (wait > 0) {
                     TimeUnit.NANOSECONDS.sleep(wait);
+                }
+                if (stop.requested()) {
+                    return;
                 }
                 long index = i;
                 phase.attempted.incrementAndGet();
@@ -188,14 +215,53 @@ public final class LoadRunner {
     }
 
     /** Closed loop: each worker takes the next index as soon as its previous operation ended. */
-    private static void offerClosed(LoadModel.Closed m, Operation op, Phase phase, ExecutorService workers, long deadline) {
+    private static void offerClosed(LoadModel.Closed m, Operation op, Phase phase, ExecutorService workers, long deadline, Stop stop) {
         AtomicLong next = new AtomicLong();
         for (int w = 0; w < m.concurrency(); w++) {
             workers.execute(() -> {
                 long i;
-                while (System.nanoTime() < deadline && (i = next.getAndIncrement()) < m.maxOperations()) {
+                while (!stop.requested() && System.nanoTime() < deadline && (i = next.getAndIncrement()) < m.maxOperations()) {
                     phase.attempted.incrementAndGet();
                     phase.measure(op, i, System.nanoTime());
+                }
+            });
+        }
+    }
+
+    /**
+     * Paced: each worker takes the next start slot of a shared rate cap, waits for it, and runs its
+     * operation to the end before taking another; latency counts from the slot.
+     */
+    private static void offerPaced(LoadModel.Paced m, Operation op, Phase phase, ExecutorService workers, long start, long deadline,
+                                   Stop stop) {
+        long intervalNanos = Math.max(1, (long) (1e9 / m.ratePerSecond()));
+        AtomicLong nextSlot = new AtomicLong(start);
+        AtomicLong next = new AtomicLong();
+        for (int w = 0; w < m.workers(); w++) {
+            workers.execute(() -> {
+                try {
+                    while (!stop.requested()) {
+                        long slot;
+                        synchronized (nextSlot) {
+                            slot = Math.max(System.nanoTime(), nextSlot.get());
+                            nextSlot.set(slot + intervalNanos);
+                        }
+                        if (slot >= deadline) {
+                            return;
+                        }
+                        long wait = slot - System.nanoTime();
+                        if (wait > 0) {
+                            TimeUnit.NANOSECONDS.sleep(wait);
+                        }
+                        long i = next.getAndIncrement();
+                        if (stop.requested() || i >= m.maxOperations()) {
+                            return;
+                        }
+                        phase.attempted.incrementAndGet();
+                        phase.measure(op, i, slot);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
             });
         }

@@ -23,6 +23,41 @@ class LoadRunnerTest {
     }
 
     @Test
+    void paced_neverStartsFasterThanItsCap() {
+        // 21 operations at most 100/s: the last may not start before 200 ms (a busy machine only makes it slower)
+        long start = System.nanoTime();
+        PhaseResult r = runner.run("paced", "test", new LoadModel.Paced(100, 4, 21, Duration.ofMinutes(1)), i -> Outcome.OK, p -> { });
+        assertThat(r.attempted()).isEqualTo(21);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
+    void paced_eachWorkerRunsOneOperationAtATime() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        runner.run("paced", "test", new LoadModel.Paced(10_000, 3, 60, Duration.ofMinutes(1)), i -> {
+            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            TimeUnit.MILLISECONDS.sleep(2);
+            inFlight.decrementAndGet();
+            return Outcome.OK;
+        }, p -> { });
+        assertThat(most.get()).isBetween(1, 3);
+    }
+
+    @Test
+    void stop_endsAnUnboundedPhase_lettingOperationsInFlightFinish() {
+        LoadRunner.Stop stop = new LoadRunner.Stop();
+        PhaseResult r = runner.run("until-stopped", "test", new LoadModel.Paced(1_000, 2, Long.MAX_VALUE, Duration.ofDays(1)), i -> {
+            if (i == 10) {
+                stop.request();
+            }
+            return Outcome.OK;
+        }, p -> { }, stop);
+        assertThat(r.attempted()).isBetween(11L, 13L);
+        assertThat(r.succeeded()).isEqualTo(r.attempted());
+    }
+
+    @Test
     void exceptionsBecomeClientFailures() {
         PhaseResult r = runner.run("x", "test", new LoadModel.Closed(2, 10, Duration.ofMinutes(1)), i -> {
             throw new java.io.IOException("connection refused");
