@@ -3,6 +3,7 @@ package eu.vpki.experiments.cli;
 import eu.vpki.testbed.ClassDataRecording;
 import eu.vpki.faults.cli.FaultsCommand;
 import eu.vpki.testbed.cli.NetworkOptions;
+import eu.vpki.testbed.cli.PlacementOptions;
 import eu.vpki.station.cli.CommandSupport;
 import eu.vpki.testbed.ClusterSpec;
 import eu.vpki.testbed.CpuLimitedNetwork;
@@ -50,36 +51,19 @@ public final class ExperimentCommand implements Runnable {
 
     /** Where the experiment's cluster runs and where its report goes: shared by every experiment. */
     static final class Placement {
-        @Option(names = "--project-dir", defaultValue = ".", description = "checkout with the built service jars (default ${DEFAULT-VALUE})")
-        Path projectDir;
-        @Option(names = "--work-dir", defaultValue = "run/experiments/cluster", description = "cluster state and logs (default ${DEFAULT-VALUE})")
-        Path workDir;
+        @Mixin
+        PlacementOptions cluster = new PlacementOptions(Path.of("run/experiments/cluster"));
         @Option(names = "--report-dir", defaultValue = "run/experiments", description = "where reports go (default ${DEFAULT-VALUE})")
         Path reportDir;
-        @Option(names = "--base-port", defaultValue = "18080", description = "HTTP ports start here (default ${DEFAULT-VALUE})")
-        int basePort;
-        @Option(names = "--jgroups-base-port", description = "JGroups ports start here (default --base-port - 280)")
-        Integer jgroupsBasePort;
-        @Option(names = "--network", defaultValue = "auto", description = {
-                "auto (a network namespace per host when root with 'ip netns', else loopback), namespaces, loopback",
-                "(default ${DEFAULT-VALUE})"})
-        String network;
-        @Option(names = "--net-prefix", defaultValue = "vpkix", description = {
-                "prefix of the namespaces, bridge, veths and CPU cgroups made (leftovers with it are removed first)",
-                "(default ${DEFAULT-VALUE})"})
-        String prefix;
-        @Option(names = "--subnet", defaultValue = "10.218.0.0/16", description = "IPv4 subnet of the bridge (default ${DEFAULT-VALUE})")
-        String subnet;
+        /** CPU cgroups of the hosts use the same prefix as the namespaces. */
+        @Mixin
+        NetworkOptions hosts = new NetworkOptions("auto", "vpkix", "10.218.0.0/16");
         @Option(names = "--cleanup", description = "remove namespaces, links, cgroups and processes left by an earlier run with --net-prefix, then exit")
         boolean cleanup;
 
-        int jgroupsBase() {
-            return jgroupsBasePort != null ? jgroupsBasePort : ClusterSpec.defaultJgroupsBasePort(basePort);
-        }
-
         /** The hosts: namespaces or loopback, each limited to {@code cpus} cores when given and this machine can. */
         HostNetwork open(Double cpus, Consumer<String> log) {
-            HostNetwork net = NetworkOptions.open(network, prefix, subnet, log);
+            HostNetwork net = hosts.open(log);
             if (cpus == null) {
                 return net;
             }
@@ -88,7 +72,7 @@ public final class ExperimentCommand implements Runnable {
                 return net;
             }
             try {
-                return CpuLimitedNetwork.wrap(net, prefix, cpus, log);
+                return CpuLimitedNetwork.wrap(net, hosts.prefix, cpus, log);
             } catch (RuntimeException e) {
                 net.close();
                 throw e;
@@ -113,14 +97,14 @@ public final class ExperimentCommand implements Runnable {
         /** Removes an earlier run's leftovers if {@code --cleanup} was given; whether it was. */
         boolean cleanedUp() {
             if (cleanup) {
-                System.out.println("removed " + removeLeftovers() + " namespaces, links and cgroups with prefix " + prefix);
+                System.out.println("removed " + removeLeftovers() + " namespaces, links and cgroups with prefix " + hosts.prefix);
             }
             return cleanup;
         }
 
         int removeLeftovers() {
-            int removed = NamespaceNetwork.available() ? NamespaceNetwork.sweep(prefix, System.err::println) : 0;
-            return removed + (CpuLimitedNetwork.available() ? CpuLimitedNetwork.sweep(prefix, System.err::println) : 0);
+            int removed = NamespaceNetwork.available() ? NamespaceNetwork.sweep(hosts.prefix, System.err::println) : 0;
+            return removed + (CpuLimitedNetwork.available() ? CpuLimitedNetwork.sweep(hosts.prefix, System.err::println) : 0);
         }
     }
 
@@ -159,8 +143,8 @@ public final class ExperimentCommand implements Runnable {
                 return 0;
             }
             String[] m = FaultsCommand.modes(List.of(mode)).get(0);
-            ClusterSpec spec = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(name).toAbsolutePath(), 1, 1,
-                    1, m[0], m[1], placement.basePort, placement.jgroupsBase(), "nistP256");
+            ClusterSpec spec = new ClusterSpec(placement.cluster.projectDir.toAbsolutePath(), placement.cluster.workDir.resolve(name).toAbsolutePath(), 1, 1,
+                    1, m[0], m[1], placement.cluster.basePort, placement.cluster.jgroupsBase(), "nistP256");
             CentralisedExperiment.Config config = new CentralisedExperiment.Config(spec, cpus, ecStartRate, atStartRate, factor, steps,
                     stepDuration, workers, budget, CommandSupport.AT_PERMISSIONS);
             return placement.run(spec, cpus.isEmpty() ? null : cpus.get(0), name,
@@ -208,8 +192,8 @@ public final class ExperimentCommand implements Runnable {
             if (placement.cleanedUp()) {
                 return 0;
             }
-            ClusterSpec template = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(name).toAbsolutePath(), 1,
-                    1, 1, "FIFO", "ASYNC", placement.basePort, placement.jgroupsBase(), "nistP256");
+            ClusterSpec template = new ClusterSpec(placement.cluster.projectDir.toAbsolutePath(), placement.cluster.workDir.resolve(name).toAbsolutePath(), 1,
+                    1, 1, "FIFO", "ASYNC", placement.cluster.basePort, placement.cluster.jgroupsBase(), "nistP256");
             Path reports = placement.reportDir.toAbsolutePath();
             ReplicasExperiment.Config config = new ReplicasExperiment.Config(template, FaultsCommand.modes(modes), replicas, operators, aas,
                     window, concurrency, stations, new ConsistencyWorkload.Settings(rate, 32, 0.02, Duration.ofSeconds(15)), warmup, quiet,
@@ -260,8 +244,8 @@ public final class ExperimentCommand implements Runnable {
                 return 0;
             }
             String[] m = FaultsCommand.modes(List.of(mode)).get(0);
-            ClusterSpec spec = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(name).toAbsolutePath(),
-                    replicas, 1, 1, m[0], m[1], placement.basePort, placement.jgroupsBase(), "nistP256");
+            ClusterSpec spec = new ClusterSpec(placement.cluster.projectDir.toAbsolutePath(), placement.cluster.workDir.resolve(name).toAbsolutePath(),
+                    replicas, 1, 1, m[0], m[1], placement.cluster.basePort, placement.cluster.jgroupsBase(), "nistP256");
             List<String[]> third = bothRegionsModes.equals(List.of("none")) ? List.of() : FaultsCommand.modes(bothRegionsModes);
             GeoExperiment.Config config = new GeoExperiment.Config(spec, Region.parse(eaRegion), Region.parse(remoteRegion), ecRate, atRate,
                     window, workers, CommandSupport.AT_PERMISSIONS, third, regionalReplicas);
@@ -323,10 +307,10 @@ public final class ExperimentCommand implements Runnable {
 
         @Override
         public Integer call() {
-            List<String> shared = new ArrayList<>(List.of("--project-dir", placement.projectDir.toString(), "--work-dir",
-                    placement.workDir.toString(), "--report-dir", placement.reportDir.toString(), "--base-port",
-                    Integer.toString(placement.basePort), "--jgroups-base-port", Integer.toString(placement.jgroupsBase()), "--network",
-                    placement.network, "--net-prefix", placement.prefix, "--subnet", placement.subnet));
+            List<String> shared = new ArrayList<>(List.of("--project-dir", placement.cluster.projectDir.toString(), "--work-dir",
+                    placement.cluster.workDir.toString(), "--report-dir", placement.reportDir.toString(), "--base-port",
+                    Integer.toString(placement.cluster.basePort), "--jgroups-base-port", Integer.toString(placement.cluster.jgroupsBase()), "--network",
+                    placement.hosts.network, "--net-prefix", placement.hosts.prefix, "--subnet", placement.hosts.subnet));
             if (placement.cleanup) {
                 shared.add("--cleanup");
             }

@@ -2,6 +2,7 @@ package eu.vpki.faults.cli;
 
 import eu.vpki.testbed.ClassDataRecording;
 import eu.vpki.testbed.cli.NetworkOptions;
+import eu.vpki.testbed.cli.PlacementOptions;
 import eu.vpki.testbed.ClusterSpec;
 import eu.vpki.testbed.HostNetwork;
 import eu.vpki.testbed.NamespaceNetwork;
@@ -16,6 +17,7 @@ import eu.vpki.faults.HistoryFile;
 import eu.vpki.faults.RunRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -53,10 +55,8 @@ public final class FaultsCommand implements Callable<Integer> {
     boolean cleanup;
 
     // ---- cluster ----
-    @Option(names = "--project-dir", defaultValue = ".", description = "checkout with the built service jars (default ${DEFAULT-VALUE})")
-    Path projectDir;
-    @Option(names = "--work-dir", defaultValue = "run/faults/cluster", description = "cluster state and logs, one folder per mode (default ${DEFAULT-VALUE})")
-    Path workDir;
+    @Mixin
+    PlacementOptions placement = new PlacementOptions(Path.of("run/faults/cluster"));
     @Option(names = "--ea-replicas", defaultValue = "3", description = "EA replicas (default ${DEFAULT-VALUE})")
     int eaReplicas;
     @Option(names = "--operators", defaultValue = "2", description = "Operator replicas (default ${DEFAULT-VALUE})")
@@ -75,18 +75,9 @@ public final class FaultsCommand implements Callable<Integer> {
     @Option(names = "--failure-detection", defaultValue = "20s", converter = DurationConverter.class,
             description = "replicas' failure-detection timeout; pauses and partitions last longer (default ${DEFAULT-VALUE}, the services' default)")
     Duration failureDetection;
-    @Option(names = "--base-port", defaultValue = "18080", description = "HTTP ports start here (default ${DEFAULT-VALUE})")
-    int basePort;
-    @Option(names = "--jgroups-base-port", defaultValue = "17800", description = "JGroups ports start here (default ${DEFAULT-VALUE})")
-    int jgroupsBasePort;
-    @Option(names = "--network", defaultValue = "auto",
-            description = "auto (namespaces when root with 'ip netns', else loopback), namespaces, loopback; on loopback partitions are skipped (default ${DEFAULT-VALUE})")
-    String network;
-    @Option(names = "--net-prefix", defaultValue = "vpkif",
-            description = "prefix of the namespaces, bridge and veths (leftovers with it are removed at start) (default ${DEFAULT-VALUE})")
-    String netPrefix;
-    @Option(names = "--subnet", defaultValue = "10.217.0.0/16", description = "IPv4 subnet of the bridge (default ${DEFAULT-VALUE})")
-    String subnet;
+    /** On loopback partitions are skipped (they need a network namespace per host). */
+    @Mixin
+    NetworkOptions network = new NetworkOptions("auto", "vpkif", "10.217.0.0/16");
 
     // ---- schedule ----
     @Option(names = "--seed", description = "schedule seed (default: drawn at random and printed)")
@@ -145,8 +136,8 @@ public final class FaultsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (cleanup) {
-            int removed = NamespaceNetwork.sweep(netPrefix, System.err::println);
-            System.out.println("removed " + removed + " namespaces and links with prefix " + netPrefix);
+            int removed = NamespaceNetwork.sweep(network.prefix, System.err::println);
+            System.out.println("removed " + removed + " namespaces and links with prefix " + network.prefix);
             return 0;
         }
         if (!recheck.isEmpty()) {
@@ -179,11 +170,11 @@ public final class FaultsCommand implements Callable<Integer> {
         List<String> histories = new ArrayList<>();
         boolean failed = false;
         boolean archivesRecorded = false;
-        try (HostNetwork net = NetworkOptions.open(network, netPrefix, subnet, System.err::println)) {
+        try (HostNetwork net = network.open(System.err::println)) {
             for (String[] mode : chosenModes) {
-                ClusterSpec spec = new ClusterSpec(projectDir.toAbsolutePath(), workDir.resolve(mode[0].toLowerCase(Locale.ROOT) + "-"
-                        + mode[1].toLowerCase(Locale.ROOT)).toAbsolutePath(), eaReplicas, operators, aas, mode[0], mode[1], basePort,
-                        jgroupsBasePort, "nistP256", appendFsync, failureDetection);
+                ClusterSpec spec = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(mode[0].toLowerCase(Locale.ROOT) + "-"
+                        + mode[1].toLowerCase(Locale.ROOT)).toAbsolutePath(), eaReplicas, operators, aas, mode[0], mode[1], placement.basePort,
+                        placement.jgroupsBase(), "nistP256", appendFsync, failureDetection);
                 if (!archivesRecorded) {
                     // class-data archives make every (re)start of a service faster; recorded once per build
                     ClassDataRecording.record(spec, System.err::println);

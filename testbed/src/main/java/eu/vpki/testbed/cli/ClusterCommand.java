@@ -54,15 +54,15 @@ public final class ClusterCommand implements Runnable {
             System.out.println("RCA       " + e.rca());
             System.out.println("DC        " + e.dc() + "  (RCA certificate: " + e.rcaCertificate() + ")");
             System.out.println("Operators " + e.operators() + "  (operator " + e.operatorId() + ", token in "
-                    + options.workDir.resolve("secrets/operator-token") + ")");
+                    + options.placement.workDir.resolve("secrets/operator-token") + ")");
             System.out.println("TLS CA    " + e.tlsCa() + "  (RCA admin API and Operators" + (spec.etsiTls() ? ", DC, EA and AA" : "")
                     + " speak https only: trust this CA, e.g.\n"
                     + "          curl --cacert " + e.tlsCa() + " -H \"Authorization: Bearer $(cat "
-                    + options.workDir.resolve("secrets/operator-token") + ")\" " + e.operators().get(0) + "/operator/v1/stations)");
+                    + options.placement.workDir.resolve("secrets/operator-token") + ")\" " + e.operators().get(0) + "/operator/v1/stations)");
             System.out.println("EA        " + e.eaReplicas());
             System.out.println("AA        " + e.aas());
             System.out.println("logs      " + e.logDir());
-            System.out.println("running; Ctrl-C or 'vpki-load cluster stop --work-dir " + options.workDir + "' stops it");
+            System.out.println("running; Ctrl-C or 'vpki-load cluster stop --work-dir " + options.placement.workDir + "' stops it");
             stopped.await();
             return 0;
         }
