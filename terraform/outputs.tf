@@ -54,7 +54,7 @@ output "tls_bootstrap_command" {
 output "load_client_command" {
   # Registers simulated vehicles through the Operator API (so run it from the
   # operator network, with the operator's token in operator-token), enrols them
-  # and sweeps the AT rate: docs/load-client.md.
+  # and sweeps the AT rate: docs/testbed.md.
   description = "Load client command lines against this deployment (run from the operator network; rca.cert is the RCA certificate of the key ceremony)."
   value = join(" && ", [
     "java -jar vpki-cli-${var.vpki_version}.jar register --operator https://${local.layout[var.home_region].operator_ips[0]}:8084 --tls-ca tls/ca.crt --operator-token-file operator-token --stations 10000",

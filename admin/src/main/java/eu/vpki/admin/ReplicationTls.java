@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * and run it again for a new certificate; run it on a new directory with {@code alsoTrusted} = the old directory
  * for a new CA whose trust store holds both CAs and whose stores keep the old password (a replica reads its key
  * store and its trust store with one password, and during the rotation it holds an old one and a new one). The local launcher writes a new directory per cluster start,
- * {@code vpki-load bootstrap replication} one for compose and for a deployment's key ceremony.
+ * {@code vpki-admin bootstrap replication} one for compose and for a deployment's key ceremony.
  *
  * @param directory where the files are
  */

@@ -6,7 +6,7 @@ import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.common.fleet.Permissions;
 import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.station.ObuProtocol;
-import eu.vpki.station.OperatorApi;
+import eu.vpki.station.OperatorClient;
 import eu.vpki.station.PkiEndpoints;
 import eu.vpki.station.SimulatedStation;
 import eu.vpki.station.load.LoadModel;
@@ -106,7 +106,7 @@ public final class ConsistencyWorkload implements AutoCloseable {
     private final ObuProtocol obu;
     private final PkiEndpoints.Ea ea;
     private final List<Endpoint> operatorEndpoints;
-    private final List<OperatorApi> operators;
+    private final List<OperatorClient> operators;
     private final List<Endpoint> eaReplicas;
     private final List<Endpoint> aas;
     private final Settings settings;
@@ -136,7 +136,7 @@ public final class ConsistencyWorkload implements AutoCloseable {
         this.ea = obu.endpoints().ea();
         this.operatorEndpoints = List.copyOf(operators);
         this.operators = operators.stream()
-                .map(o -> new OperatorApi(http, o.url(), operatorToken, settings.requestTimeout())).toList();
+                .map(o -> new OperatorClient(http, o.url(), operatorToken, settings.requestTimeout())).toList();
         this.eaReplicas = List.copyOf(eaReplicas);
         this.aas = List.copyOf(aas);
         this.settings = settings;
@@ -301,13 +301,13 @@ public final class ConsistencyWorkload implements AutoCloseable {
 
     private Op operatorWrite(Slot slot, Op.Type type, int o, StationStatus status, int variant, String race) throws InterruptedException {
         String id = slot.station.canonicalId();
-        OperatorApi api = operators.get(o);
+        OperatorClient api = operators.get(o);
         long invoked = history.now();
         Call call = operatorCall(() -> switch (type) {
             case PERMISSIONS -> api.changePermissions(id, PERMISSION_VARIANTS.get(variant));
-            case SUSPEND -> api.changeStatus(id, OperatorApi.StatusChange.SUSPEND);
-            case REACTIVATE -> api.changeStatus(id, OperatorApi.StatusChange.REACTIVATE);
-            case REVOKE -> api.changeStatus(id, OperatorApi.StatusChange.REVOKE);
+            case SUSPEND -> api.changeStatus(id, OperatorClient.StatusChange.SUSPEND);
+            case REACTIVATE -> api.changeStatus(id, OperatorClient.StatusChange.REACTIVATE);
+            case REVOKE -> api.changeStatus(id, OperatorClient.StatusChange.REVOKE);
             default -> throw new IllegalArgumentException(type + " is not a station change");
         });
         Map<String, String> detail = new LinkedHashMap<>();
@@ -448,7 +448,7 @@ public final class ConsistencyWorkload implements AutoCloseable {
     }
 
     private interface OperatorRequest {
-        OperatorApi.Answer send() throws IOException, InterruptedException;
+        OperatorClient.Answer send() throws IOException, InterruptedException;
     }
 
     private interface ObuRequest {
@@ -470,7 +470,7 @@ public final class ConsistencyWorkload implements AutoCloseable {
 
     private static Call operatorCall(OperatorRequest request) throws InterruptedException {
         try {
-            OperatorApi.Answer a = request.send();
+            OperatorClient.Answer a = request.send();
             if (a.ok()) {
                 return new Call(Op.Outcome.ACK, "ok", a.version(), a.body(), null);
             }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything one load-client run measured: its phases (e.g. enrolment, authorization, or the steps
+ * Everything one run of the load generator measured: its phases (e.g. enrolment, authorization, or the steps
  * of a sweep) and the settings that matter to read them (curve, precomputation, cluster shape).
  */
 public record RunReport(String title, Instant startedAt, Map<String, String> settings, List<PhaseResult> phases) {

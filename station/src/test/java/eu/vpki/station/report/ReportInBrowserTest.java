@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The HTML report in a real browser: headless Chromium (Debian's package) renders it through
  * {@code docs/tools/screenshot-report.sh}, the script that makes the screenshot in
- * {@code docs/load-client.md}, and the picture must show the EC and AT series in their colours.
+ * {@code docs/testbed.md}, and the picture must show the EC and AT series in their colours.
  * Skipped where no chromium is installed (CI has none).
  */
 class ReportInBrowserTest {

@@ -62,7 +62,7 @@ public final class ClusterCommand implements Runnable {
             System.out.println("EA        " + e.eaReplicas());
             System.out.println("AA        " + e.aas());
             System.out.println("logs      " + e.logDir());
-            System.out.println("running; Ctrl-C or 'vpki-load cluster stop --work-dir " + options.placement.workDir + "' stops it");
+            System.out.println("running; Ctrl-C or './vpki cluster stop --work-dir " + options.placement.workDir + "' stops it");
             stopped.await();
             return 0;
         }

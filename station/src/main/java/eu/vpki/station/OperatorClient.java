@@ -22,7 +22,7 @@ import java.util.List;
  * token of a write ({@code X-Vpki-Version}) and the JSON body (the RFC 7807 problem of a refusal);
  * transport failures are thrown.
  */
-public final class OperatorApi {
+public final class OperatorClient {
     static final String VERSION_HEADER = "X-Vpki-Version";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String PROBLEM_TYPE_PREFIX = "urn:vpki:error:";
@@ -76,7 +76,7 @@ public final class OperatorApi {
      * @param token    the operator's bearer token
      * @param timeout  per request
      */
-    public OperatorApi(HttpClient http, URI operator, String token, Duration timeout) {
+    public OperatorClient(HttpClient http, URI operator, String token, Duration timeout) {
         this.http = http;
         this.operator = operator;
         this.token = token;
