@@ -2,7 +2,6 @@ package eu.vpki.station.cli;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
-import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.station.load.LoadRunner;
 import eu.vpki.station.FleetFile;
 import eu.vpki.station.SimulatedStation;
@@ -24,9 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /** The plumbing the station, testbed, fault and experiment commands share: HTTP client, progress line, report, settings. */
 public final class CommandSupport {
     /** The AT permissions the simulated stations ask for (and are registered with): CAM and DENM of the ETSI profile. */
-    public static final List<PsidSsp> AT_PERMISSIONS = List.of(
-            PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
-            PsidSsp.bitmap(Psids.DENM, (byte) 0x01, (byte) 0xff, (byte) 0xff, (byte) 0xff));
+    public static final List<PsidSsp> AT_PERMISSIONS = SimulatedStation.CAM_DENM;
 
     private CommandSupport() {
     }
