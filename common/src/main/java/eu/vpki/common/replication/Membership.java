@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
@@ -171,7 +172,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 cast(command, origins.tagged(encoded, senders.peerCertificates()), result, completer);
             } catch (Exception e) {
                 completeExceptionally(result, outcomeUnknown(command, e), completer);
-                failed.accept(new ReplicationException(ReplicationException.Code.NOT_CONNECTED,
+                failed.accept(new ReplicationException(ErrorCode.NOT_CONNECTED,
                         "could not send " + command.id() + "; rejoining as a new origin", e));
             }
         }
@@ -224,7 +225,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
                 Rsp<Object> response = entry.getValue();
                 if (response.hasException()) {
                     if (entry.getKey().equals(channel.getAddress())) {
-                        completeExceptionally(result, new ReplicationException(ReplicationException.Code.APPLY_FAILED,
+                        completeExceptionally(result, new ReplicationException(ErrorCode.APPLY_FAILED,
                                 command.id() + " could not be applied here", response.getException()), completer);
                         return;
                     }
@@ -295,7 +296,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         if (config.isMajority(confirmed)) {
             complete(result, new Acknowledgement(command.id(), confirmed), completer);
         } else {
-            completeExceptionally(result, new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+            completeExceptionally(result, new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                     command.id() + " confirmed by only " + confirmed + " of " + config.expectedMembers()
                             + " expected members"), completer);
         }
@@ -354,7 +355,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
         if (root instanceof ReplicationException replication) {
             return replication;
         }
-        return new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+        return new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                 command.id() + " not confirmed within " + config.timeouts().reply() + "; retry idempotently", root);
     }
 
@@ -429,7 +430,7 @@ final class Membership implements AntiEntropy.Peers, AutoCloseable {
 
     @Override
     public void close() {
-        close(new ReplicationException(ReplicationException.Code.NOT_CONNECTED, "replica " + config.replicaId() + " closed"));
+        close(new ReplicationException(ErrorCode.NOT_CONNECTED, "replica " + config.replicaId() + " closed"));
     }
 
     /** Decodes delivered messages and hands them on; never blocks. */

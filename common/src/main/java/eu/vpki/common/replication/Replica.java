@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jgroups.JChannel;
 import org.slf4j.Logger;
@@ -127,7 +128,7 @@ public final class Replica implements AutoCloseable {
         } catch (Exception e) {
             lifecycle = Lifecycle.CLOSED;
             shutdownThreads();
-            throw new ReplicationException(ReplicationException.Code.STATE_TRANSFER_FAILED,
+            throw new ReplicationException(ErrorCode.STATE_TRANSFER_FAILED,
                     "cannot join cluster " + config.clusterName() + " as " + config.replicaId(), e);
         }
         lifecycle = Lifecycle.CONNECTED;
@@ -173,11 +174,11 @@ public final class Replica implements AutoCloseable {
         try {
             runId = stateMachine.serverRunId();
         } catch (RuntimeException e) {
-            failed(new ReplicationException(ReplicationException.Code.APPLY_FAILED, "Redis does not answer: " + e.getMessage(), e));
+            failed(new ReplicationException(ErrorCode.APPLY_FAILED, "Redis does not answer: " + e.getMessage(), e));
             return;
         }
         if (!runId.equals(redisRunId)) {
-            failed(new ReplicationException(ReplicationException.Code.APPLY_FAILED,
+            failed(new ReplicationException(ErrorCode.APPLY_FAILED,
                     "Redis restarted (run id " + redisRunId + " is now " + runId + "): it may have lost writes"));
             return;
         }
@@ -265,14 +266,14 @@ public final class Replica implements AutoCloseable {
         try {
             current.watermarks().whenApplied(token).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+            throw new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                     token + " not applied on " + config.replicaId() + " within " + timeout);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof ReplicationException replication ? replication
-                    : new ReplicationException(ReplicationException.Code.APPLY_FAILED, "waiting for " + token, e);
+                    : new ReplicationException(ErrorCode.APPLY_FAILED, "waiting for " + token, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+            throw new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                     "interrupted waiting for " + token);
         }
     }
@@ -402,16 +403,16 @@ public final class Replica implements AutoCloseable {
         ReplicaStatus status = status();
         return switch (status.state()) {
             case SERVING -> null;
-            case MINORITY -> new ReplicationException(ReplicationException.Code.NO_MAJORITY,
+            case MINORITY -> new ReplicationException(ErrorCode.NO_MAJORITY,
                     "replica " + config.replicaId() + ": " + status.detail());
-            case GAP, CATCHING_UP -> new ReplicationException(ReplicationException.Code.NOT_SERVING,
+            case GAP, CATCHING_UP -> new ReplicationException(ErrorCode.NOT_SERVING,
                     "replica " + config.replicaId() + " is catching up: " + status.detail());
             default -> notConnected();
         };
     }
 
     private ReplicationException notConnected() {
-        return new ReplicationException(ReplicationException.Code.NOT_CONNECTED,
+        return new ReplicationException(ErrorCode.NOT_CONNECTED,
                 "replica " + config.replicaId() + " is " + status().state());
     }
 

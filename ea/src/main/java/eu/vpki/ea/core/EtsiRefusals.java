@@ -2,7 +2,6 @@ package eu.vpki.ea.core;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
-import eu.vpki.common.replication.ReplicationException;
 import org.slf4j.Logger;
 
 /**
@@ -18,10 +17,7 @@ public final class EtsiRefusals {
     /** The error code a failure is reported with. */
     public static ErrorCode codeOf(Throwable failure) {
         if (failure instanceof PkiException pki) {
-            return pki.code();
-        }
-        if (failure instanceof ReplicationException) {
-            return ErrorCode.REPLICATION_UNAVAILABLE;
+            return pki.code().reported();
         }
         return ErrorCode.INTERNAL_ERROR;
     }
