@@ -8,7 +8,8 @@ import eu.vpki.common.error.EtsiCodes.Validation;
  * Every failure the PKI can report, with a stable numeric code (never renumber: the codes appear
  * in logs, metrics and RFC 7807 problems). Each code knows which ETSI TS 102 941 response code it
  * becomes on the enrolment, authorization and authorization-validation paths; the service shells
- * map them to HTTP in one place. The failures of the replication library are codes of this enum too (71x).
+ * map them to HTTP in one place ({@code ProblemStatus}); {@link EtsiRefusal} turns a failure into the ETSI
+ * response code of its request path. The failures of the replication library are codes of this enum too (71x).
  */
 public enum ErrorCode {
     // 1xx: encoding and message structure
