@@ -341,37 +341,15 @@ public final class Replica implements AutoCloseable {
         if (state == Lifecycle.NEW || current == null) {
             return new ReplicaStatus(ReplicaStatus.State.STARTING, config.replicaId(), origin, 0, expected, 0, 0, "not joined yet");
         }
-        AntiEntropy antiEntropy = current.antiEntropy();
         long now = System.nanoTime();
         Map<String, Applier.Gap> gaps = current.applier().gaps();
         int held = 0;
         for (Applier.Gap gap : gaps.values()) { // asked by every request a replica serves: no stream
             held += gap.held();
         }
-        long missing = antiEntropy.missing();
-        if (!antiEntropy.majorityView()) {
-            return new ReplicaStatus(ReplicaStatus.State.MINORITY, config.replicaId(), origin, view, expected, missing, held,
-                    "view of " + view + " holds no majority of the " + expected + " expected members");
-        }
-        if (!antiEntropy.leaseHolds(now)) {
-            return new ReplicaStatus(ReplicaStatus.State.MINORITY, config.replicaId(), origin, view, expected, missing, held,
-                    "no majority of the " + expected + " expected members echoed a report it sent within the last "
-                            + config.lease() + " (its lease)");
-        }
-        if (!gaps.isEmpty()) {
-            return new ReplicaStatus(ReplicaStatus.State.GAP, config.replicaId(), origin, view, expected, missing, held,
-                    "commands missing here: " + gaps.values().stream()
-                            .map(gap -> gap.origin() + " " + gap.from() + ".." + (gap.heldFrom() - 1)).toList());
-        }
-        if (!antiEntropy.synced()) {
-            return new ReplicaStatus(ReplicaStatus.State.CATCHING_UP, config.replicaId(), origin, view, expected, missing, held,
-                    "fetching what a majority applied");
-        }
-        if (antiEntropy.lagging(now)) {
-            return new ReplicaStatus(ReplicaStatus.State.CATCHING_UP, config.replicaId(), origin, view, expected, missing, held,
-                    "lagging more than " + config.lease() + " behind");
-        }
-        return new ReplicaStatus(ReplicaStatus.State.SERVING, config.replicaId(), origin, view, expected, missing, held, "serving");
+        long missing = current.antiEntropy().missing();
+        ServingGate.Verdict verdict = current.antiEntropy().gate().verdict(now, view, gaps);
+        return new ReplicaStatus(verdict.state(), config.replicaId(), origin, view, expected, missing, held, verdict.detail());
     }
 
     /** The SHA-256 digest of this replica's replicated state (see {@link RedisStateMachine#digest()}). */
