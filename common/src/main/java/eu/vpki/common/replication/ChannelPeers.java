@@ -17,7 +17,8 @@ import java.util.function.BooleanSupplier;
 /**
  * How the {@link AntiEntropy} reaches its peers over this incarnation's JGroups channel: reports
  * broadcast out of band, pulls of a peer's log sealed and opened with {@link SenderAuthentication},
- * and a snapshot fetched from a peer ({@code getState}).
+ * and a snapshot fetched from a peer ({@code getState}). See {@code docs/replication.md}
+ * ("Anti-entropy: hold-back, applied reports, pulls") and {@code docs/design-replication-security.md}.
  */
 final class ChannelPeers implements AntiEntropy.Peers {
 

@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  * Sends this incarnation's commands and acknowledges them: numbers each command of its origin, signs
  * and broadcasts it, and completes the submitter's future once a majority of the expected members
  * confirmed it (SYNC: phase 1 answers, then a direct question to members that did not answer) or this
- * replica applied it (ASYNC). See {@code docs/replication.md} ("Propagation") and
+ * replica applied it (ASYNC). See {@code docs/replication.md} ("Order and propagation modes") and
  * {@code docs/design-replication-security.md} (sealed confirmations).
  *
  * <p>Threads: the submitting thread numbers and sends under {@link #sendLock}; completions run on

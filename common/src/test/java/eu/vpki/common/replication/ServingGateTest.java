@@ -1,14 +1,11 @@
 package eu.vpki.common.replication;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jgroups.Address;
 import org.jgroups.View;
 import org.jgroups.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,28 +30,8 @@ class ServingGateTest {
 
     @BeforeEach
     void start() {
-        ReplicationConfig config = new ReplicationConfig("t", "r0", ReplicationConfig.Order.FIFO, ReplicationConfig.Propagation.ASYNC,
-                "127.0.0.1", 7800, new ReplicationConfig.Discovery.TcpPing("127.0.0.1[7800]"), 3,
-                new ReplicationConfig.Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofMillis(500),
-                        Duration.ofSeconds(5)));
-        ReplicationMetrics metrics = new ReplicationMetrics(new SimpleMeterRegistry(), config, new ReplicationMetrics.Gauges() {
-            @Override
-            public int viewSize() {
-                return 3;
-            }
-
-            @Override
-            public int queued() {
-                return 0;
-            }
-
-            @Override
-            public ReplicaStatus status() {
-                return new ReplicaStatus(ReplicaStatus.State.SERVING, "r0", ORIGIN, 3, 3, 0, 0, "test");
-            }
-        });
-        Applier applier = new Applier(ORIGIN, Duration.ZERO, null, watermarks, metrics, Clock.systemUTC(), failure -> {
-        });
+        ReplicationConfig config = DrivenMember.threeMembers();
+        Applier applier = DrivenMember.idleApplier(ORIGIN, watermarks, DrivenMember.metrics(config, ORIGIN));
         reports = new PeerReports(config, ORIGIN, clock::get);
         gate = new ServingGate(config, applier, watermarks, reports, clock::get);
         reports.start(self, View.create(self, 1, self, peer1, peer2));
