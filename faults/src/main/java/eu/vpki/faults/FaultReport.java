@@ -181,7 +181,7 @@ public final class FaultReport {
                 }
             }
             for (Finding f : run.results().get(Check.LOST_WRITES).findings()) {
-                if (mine.test(f)) {
+                if (mine.test(f) && !LostWritesChecker.unreadable(f)) {
                     lost++;
                     if (!f.violation()) {
                         lostAllowed++;
@@ -252,7 +252,7 @@ public final class FaultReport {
         String text = switch (r.check()) {
             case LOST_WRITES -> r.figure("lost") + " of " + r.figure("acknowledgedWrites") + " acknowledged writes lost ("
                     + r.figure("lostEverywhere") + " on every replica; " + r.figure("lostWithOriginCrash")
-                    + " with an origin crash within " + LostWritesChecker.ASYNC_CRASH_WINDOW_MS + " ms); refused enrolments stored anyway: "
+                    + " died with their origin, ASYNC); unreadable replicas: " + r.figure("unreadableReplicas") + "; refused enrolments stored anyway: "
                     + r.figure("refusedEnrolmentsStored");
             case DIVERGENCE -> r.figure("differingKeys") + " of " + r.figure("keys") + " keys differ, " + r.figure("distinctDigests")
                     + " distinct digests over " + r.figure("replicasRead") + " replicas"

@@ -106,13 +106,13 @@ final class SequenceChecker implements Checker {
                 long applied = s.applied().getOrDefault(last.origin(), 0L);
                 if (applied < last.seq()) {
                     behind++;
-                    // ASYNC allows losing what an origin acknowledged just before it crashed (see LostWritesChecker)
-                    long beforeCrash = last.op() == null || run.info().sync() ? -1 : LostWritesChecker.msBeforeOriginCrash(run, last.op());
-                    boolean allowed = beforeCrash >= 0 && beforeCrash <= LostWritesChecker.ASYNC_CRASH_WINDOW_MS;
+                    // ASYNC allows losing what died with its origin (LostWritesChecker.neverLeftOrigin)
+                    long beforeCrash = LostWritesChecker.neverLeftOrigin(run, last.op(), last.seq() + "@" + last.origin());
+                    boolean allowed = beforeCrash >= 0;
                     findings.add(new Finding(Check.SEQUENCE, last.op() == null ? -1 : attribution.affecting(last.op().completedMs()),
                             s.replica() + " / " + last.origin(), s.replica() + " applied " + last.origin() + " up to " + applied
-                            + ", its last acknowledged command is " + last.seq() + (allowed ? " (ASYNC: origin crashed " + beforeCrash
-                            + " ms after it: allowed)" : ""), !allowed, -1));
+                            + ", its last acknowledged command is " + last.seq() + (allowed ? " (ASYNC: origin killed " + beforeCrash
+                            + " ms after it, no other replica applied it: allowed)" : ""), !allowed, -1));
                 }
             }
         }

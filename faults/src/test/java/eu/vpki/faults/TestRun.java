@@ -31,6 +31,7 @@ final class TestRun {
     private final List<RunRecord.IssuedToken> tokens = new ArrayList<>();
     private final Map<String, TreeMap<String, KeyContent>> keys = new LinkedHashMap<>();
     private final Map<String, Map<String, Long>> applied = new HashMap<>();
+    private final Map<String, String> unreadable = new HashMap<>();
     private long ids;
 
     TestRun(boolean sync, String... replicas) {
@@ -117,6 +118,11 @@ final class TestRun {
         keys.get(replica).remove(key);
     }
 
+    /** The replica's Redis could not be read at the end of the run. */
+    void unreadable(String replica, String error) {
+        unreadable.put(replica, error);
+    }
+
     void applied(String replica, String origin, long seq) {
         applied.get(replica).put(origin, seq);
     }
@@ -148,6 +154,10 @@ final class TestRun {
     RunRecord build() {
         List<ReplicaState> states = new ArrayList<>();
         for (String r : replicas) {
+            if (unreadable.containsKey(r)) {
+                states.add(ReplicaState.unreadable(r, unreadable.get(r)));
+                continue;
+            }
             TreeMap<String, KeyContent> contents = new TreeMap<>(keys.get(r));
             Map<String, String> table = new HashMap<>();
             applied.get(r).forEach((o, s) -> table.put(o, String.format("%019d", s)));
