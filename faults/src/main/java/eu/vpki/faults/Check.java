@@ -7,6 +7,7 @@ public enum Check {
     READ_YOUR_WRITES("read-your-writes violations", "a read presenting a write's token answered with older state"),
     STALE_VALIDATIONS("stale validations", "an AT issued (or an EC) for a station after its revocation was acknowledged"),
     MINORITY_WRITES("minority writes", "writes acknowledged by a replica that was on the minority side of a partition at the time"),
+    ONE_ACTIVE_EC("one ACTIVE EC per station", "a station holding two or more ACTIVE ECs, or none, or a latest-EC pointer that does not name its ACTIVE EC, on a replica"),
     SEQUENCE("sequence gaps and reuse", "a token (seq@origin) used for two writes, a command skipped by a replica that applied later ones, an origin not applied up to its last acknowledged command"),
     AVAILABILITY("availability", "share of operations acknowledged among those that got an answer or should have (refusals that are decisions excluded)");
 

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 public final class FaultReport {
     /** Every check, in report order. */
     static final List<Checker> CHECKERS = List.of(new LostWritesChecker(), new DivergenceChecker(), new ReadYourWritesChecker(),
-            new StaleValidationChecker(), new MinorityWritesChecker(), new SequenceChecker(), new AvailabilityChecker());
+            new StaleValidationChecker(), new MinorityWritesChecker(), new ActiveEcChecker(), new SequenceChecker(), new AvailabilityChecker());
 
     /** A promise's verdict. */
     public enum Verdict { KEPT, VIOLATED, NOT_MEASURED, NO_PROMISE }
@@ -256,7 +256,8 @@ public final class FaultReport {
                     + r.figure("refusedEnrolmentsStored");
             case DIVERGENCE -> r.figure("differingKeys") + " of " + r.figure("keys") + " keys differ, " + r.figure("distinctDigests")
                     + " distinct digests over " + r.figure("replicasRead") + " replicas"
-                    + (r.figure("appliedTableDiffers") > 0 ? ", applied tables differ" : "");
+                    + (r.figure("appliedTableDiffers") > 0 ? ", applied tables differ" : "")
+                    + (r.figure("unreadableReplicas") > 0 ? ", " + r.figure("unreadableReplicas") + " replicas unreadable" : "");
             case READ_YOUR_WRITES -> r.violations() + " violations in " + r.figure("judged") + " reads judged ("
                     + r.figure("notYetApplied") + " answered 503 not-yet-applied)";
             case STALE_VALIDATIONS -> r.figure("stale") + " stale of " + r.figure("requestsAfterRevocation")
@@ -265,6 +266,9 @@ public final class FaultReport {
                     + " ms, median " + r.figure("medianStalenessMs") + " ms";
             case MINORITY_WRITES -> r.figure("minorityAcknowledged") + " acknowledged on the minority side in " + r.figure("partitions")
                     + " partitions (" + r.figure("afterFailureDetection") + " after failure detection)";
+            case ONE_ACTIVE_EC -> r.figure("multipleActive") + " station/replica pairs with several ACTIVE ECs, " + r.figure("noActive")
+                    + " with none, " + r.figure("pointerMismatch") + " whose pointer names another EC (" + r.figure("stationsWithEcs")
+                    + " stations with ECs)";
             case SEQUENCE -> r.figure("reused") + " tokens reused, " + r.figure("skipped") + " skipped commands, " + r.figure("behind")
                     + " replica/origin pairs behind (" + r.figure("tokens") + " tokens)";
             case AVAILABILITY -> {

@@ -31,6 +31,9 @@ final class Promises {
                     + " ms after the cut is a violation";
             case SEQUENCE -> "0: sequence numbers \"never reused (every join is a new origin)\"; every gap filled, every replica applies "
                     + "every command (replication.md, guarantees per mode)";
+            case ONE_ACTIVE_EC -> "every station with an EC holds exactly one ACTIVE EC, the one its latest-EC pointer names, on every "
+                    + "replica (the harness's reading of ea.md, step 8: one command issues the EC, points the station at it and "
+                    + "supersedes the previous one)";
             case AVAILABILITY -> null;
         };
     }
