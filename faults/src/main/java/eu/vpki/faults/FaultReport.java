@@ -16,7 +16,8 @@ import java.util.TreeMap;
 public final class FaultReport {
     /** Every check, in report order. */
     static final List<Checker> CHECKERS = List.of(new LostWritesChecker(), new DivergenceChecker(), new ReadYourWritesChecker(),
-            new StaleValidationChecker(), new MinorityWritesChecker(), new ActiveEcChecker(), new SequenceChecker(), new AvailabilityChecker());
+            new StaleValidationChecker(), new MinorityWritesChecker(), new ActiveEcChecker(), new SequenceChecker(), new LivenessChecker(),
+            new AvailabilityChecker());
 
     /** A promise's verdict. */
     public enum Verdict { KEPT, VIOLATED, NOT_MEASURED, NO_PROMISE }
@@ -271,6 +272,8 @@ public final class FaultReport {
                     + " stations with ECs)";
             case SEQUENCE -> r.figure("reused") + " tokens reused, " + r.figure("skipped") + " skipped commands, " + r.figure("behind")
                     + " replica/origin pairs behind (" + r.figure("tokens") + " tokens)";
+            case LIVENESS -> r.figure("late") + " of " + r.figure("replicas") + " replicas late or never serving, " + r.figure("gaps")
+                    + " gaps; slowest to serve after the heal " + r.figure("maxMsToServe") + " ms (" + r.figure("samples") + " probes)";
             case AVAILABILITY -> {
                 long ops = 0;
                 long ok = 0;

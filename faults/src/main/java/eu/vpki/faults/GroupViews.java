@@ -79,6 +79,29 @@ public final class GroupViews {
         }
     }
 
+    /**
+     * One probe of whether the replica serves: its health on the management port answers UP (in a
+     * majority view, with its Redis), the condition the harness waits for after starting a replica.
+     * Stamped with {@code now} when the answer came or the probe gave up (2 s).
+     */
+    RunRecord.Sample serving(ReplicaNode replica, java.util.function.LongSupplier now) {
+        if (replica.jvm() == null || !replica.jvmRunning()) {
+            return new RunRecord.Sample(replica.name(), now.getAsLong(), false, "not running");
+        }
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(replica.jvm().managementUrl().resolve(URI.create("/actuator/health")))
+                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            boolean up = r.statusCode() == 200 && r.body().contains("\"UP\"");
+            String status = JSON.readTree(r.body()).path("status").asText("");
+            return new RunRecord.Sample(replica.name(), now.getAsLong(), up, up ? "" : "health " + r.statusCode() + " " + status);
+        } catch (IOException | RuntimeException e) {
+            return new RunRecord.Sample(replica.name(), now.getAsLong(), false, "no answer (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new RunRecord.Sample(replica.name(), now.getAsLong(), false, "probe interrupted");
+        }
+    }
+
     /** The latest view line in the replica's log, if any. */
     Optional<View> latest(ReplicaNode replica) {
         if (replica.jvm() == null) {

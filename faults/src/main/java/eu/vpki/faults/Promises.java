@@ -34,6 +34,8 @@ final class Promises {
             case ONE_ACTIVE_EC -> "every station with an EC holds exactly one ACTIVE EC, the one its latest-EC pointer names, on every "
                     + "replica (the harness's reading of ea.md, step 8: one command issues the EC, points the station at it and "
                     + "supersedes the previous one)";
+            case LIVENESS -> "every replica serving within " + LivenessChecker.BOUND_MS / 1000 + " s of the last heal and without a gap until "
+                    + "its state is read (the harness's reading of replication.md: a whole group \"after the faults stop\")";
             case AVAILABILITY -> null;
         };
     }

@@ -32,6 +32,8 @@ final class TestRun {
     private final Map<String, TreeMap<String, KeyContent>> keys = new LinkedHashMap<>();
     private final Map<String, Map<String, Long>> applied = new HashMap<>();
     private final Map<String, String> unreadable = new HashMap<>();
+    private long healedMs = -1;
+    private final List<RunRecord.Sample> samples = new ArrayList<>();
     private long ids;
 
     TestRun(boolean sync, String... replicas) {
@@ -118,6 +120,25 @@ final class TestRun {
         keys.get(replica).remove(key);
     }
 
+    /** The harness healed everything at {@code at}; serving samples follow. */
+    void healed(long at) {
+        healedMs = at;
+    }
+
+    /** One health probe of a replica: serving (UP) or not, with what it answered. */
+    void sample(String replica, long at, boolean serving, String detail) {
+        samples.add(new RunRecord.Sample(replica, at, serving, detail));
+    }
+
+    /** Every replica probed every second from {@code from} to {@code to}, each answering UP. */
+    void servingThroughout(long from, long to) {
+        for (long t = from; t <= to; t += 1_000) {
+            for (String r : replicas) {
+                sample(r, t, true, "");
+            }
+        }
+    }
+
     /** The replica's Redis could not be read at the end of the run. */
     void unreadable(String replica, String error) {
         unreadable.put(replica, error);
@@ -169,6 +190,7 @@ final class TestRun {
         }
         RunRecord.Info info = new RunRecord.Info("TOTAL", sync ? "SYNC" : "ASYNC", 1, "test", true, 20_000, 30_000, replicas,
                 replicas.size(), Instant.EPOCH, 100_000, schedule, Map.of("operatorId", OPERATOR));
-        return new RunRecord(info, ops, faults, tokens, states);
+        return new RunRecord(info, ops, faults, tokens, states, healedMs < 0 ? null : new RunRecord.Serving(healedMs,
+                samples.stream().sorted(java.util.Comparator.comparingLong(RunRecord.Sample::atMs)).toList()));
     }
 }
