@@ -44,12 +44,16 @@ public final class FaultReport {
     /**
      * One row of the table: one mode and one fault kind ("none": outside any fault; "all": the whole
      * runs). {@code stale} counts every stale validation, {@code staleOnLostRevocation} those on
-     * stations whose revocation was lost (valid for good); {@code maxStalenessMs} covers the others.
+     * stations whose revocation was lost (valid for good); {@code maxStalenessMs} covers the others;
+     * {@code activeEcViolations} station/replica pairs without exactly one ACTIVE EC, {@code livenessViolations}
+     * replicas late or out of service after the heal, {@code unreadableReplicas} replicas whose state could
+     * not be read (put down to no fault: they count in the "none" and "all" rows).
      */
     public record Row(String mode, String fault, int injected, int skipped, int unrecovered, long meanFaultMs, long ops,
                       double availability,
                       long lost, long lostAllowed, long divergentKeys, long rywViolations, long stale, long staleViolations,
-                      long staleOnLostRevocation, long maxStalenessMs, long minorityAcks, long sequenceViolations) {
+                      long staleOnLostRevocation, long maxStalenessMs, long minorityAcks, long sequenceViolations,
+                      long activeEcViolations, long livenessViolations, long unreadableReplicas) {
     }
 
     /** A promise of one mode next to what was measured. */
@@ -150,6 +154,9 @@ public final class FaultReport {
         long maxStale = 0;
         long minority = 0;
         long sequence = 0;
+        long activeEc = 0;
+        long liveness = 0;
+        long unreadable = 0;
         boolean all = fault.equals("all");
         for (RunResult run : runs) {
             Map<Integer, FaultKind> kinds = new TreeMap<>();
@@ -207,11 +214,15 @@ public final class FaultReport {
             }
             minority += run.results().get(Check.MINORITY_WRITES).findings().stream().filter(mine).count();
             sequence += run.results().get(Check.SEQUENCE).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
+            activeEc += run.results().get(Check.ONE_ACTIVE_EC).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
+            liveness += run.results().get(Check.LIVENESS).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
+            unreadable += run.results().get(Check.LOST_WRITES).findings().stream()
+                    .filter(f -> LostWritesChecker.unreadable(f) && mine.test(f)).count();
         }
         double availability = ops == 0 ? -1 : 100.0 * acknowledged / ops;
         return new Row(mode, fault, injected, skipped, unrecovered, injected == 0 ? 0 : faultMs / injected, ops, availability, lost,
                 lostAllowed, divergent, ryw, stale,
-                staleViolations, staleOnLost, maxStale, minority, sequence);
+                staleViolations, staleOnLost, maxStale, minority, sequence, activeEc, liveness, unreadable);
     }
 
 
