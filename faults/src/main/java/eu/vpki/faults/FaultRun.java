@@ -136,8 +136,14 @@ public final class FaultRun {
                 log.accept("stopping the workload");
                 workload.close();
                 healedMs = history.now();
-                sampler.scheduleWithFixedDelay(() -> cluster.replicas().forEach(r -> samples.add(injector.views().serving(r, history::now))),
-                        0, SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+                sampler.scheduleWithFixedDelay(() -> cluster.replicas().forEach(r -> {
+                    try {
+                        samples.add(injector.views().serving(r, history::now));
+                    } catch (RuntimeException failed) {
+                        // one failed probe must not end the sampling (a scheduled task that throws is not run again)
+                        samples.add(new RunRecord.Sample(r.name(), history.now(), false, "probe failed: " + failed));
+                    }
+                }), 0, SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
                 if (!injector.restoreAll()) {
                     log.accept("the group did not show one whole view after restoring every replica");
                 }
