@@ -18,7 +18,10 @@ import java.util.TreeMap;
 /**
  * Check 1: acknowledged writes lost. On every replica, after the quiet period, per register:
  * <ul>
- *   <li>an acknowledged registration: the station's record and its membership in the operator's fleet;</li>
+ *   <li>an acknowledged registration: the station's record, with the canonical key it was acknowledged with
+ *       (two claimants of one id, racing at two Operator replicas, may not both be acknowledged), and its
+ *       membership in the operator's fleet; a batch registration (one command) is on every replica whole
+ *       or absent, whatever its outcome ("batch torn");</li>
  *   <li>the station's <b>status register</b> (the station record, written by REGISTER, SUSPEND,
  *       REACTIVATE, REVOKE): REVOKED once a revocation was acknowledged (REVOKED is terminal); otherwise
  *       the status of its last acknowledged status write, or of a status write that may have applied (no
@@ -31,8 +34,9 @@ import java.util.TreeMap;
  *       racing an acknowledged permission change does not excuse losing the change
  *       ({@code REVOKED + P1} after an acknowledged {@code P2} is a loss of {@code P2});</li>
  *   <li>an acknowledged EC: its record, SUPERSEDED once a later enrolment of the station was
- *       acknowledged, and the station's latest-EC pointer naming the last acknowledged EC (or one
- *       issued later whose answer was lost).</li>
+ *       acknowledged (ACTIVE unless a later or racing enrolment may have applied), and the station's
+ *       latest-EC pointer naming the last acknowledged EC, or that of a later or racing enrolment that
+ *       may have applied (any but an older acknowledged EC when such an enrolment's EC is unknown).</li>
  * </ul>
  * A write missing or overwritten on any replica counts once, with the replicas where it is lost. A
  * replica whose state could not be read is a failure of the check (a violation, subject
@@ -137,6 +141,7 @@ final class LostWritesChecker implements Checker {
                 checkStation(state, e.getKey(), e.getValue(), operatorId, out);
                 checkEcs(state, e.getKey(), e.getValue(), out);
             }
+            checkBatches(state, run.ops(), out);
         }
         return List.copyOf(out.values());
     }
@@ -168,6 +173,14 @@ final class LostWritesChecker implements Checker {
             lost(out, acked.get(acked.size() - 1), "station record lost", Writes.value(acked.get(acked.size() - 1)).toString(),
                     state.replica(), "no record");
             return;
+        }
+        String storedKey = Writes.record(state, FleetKeys.station(station)).map(r -> r.fields().get("key")).orElse(null);
+        for (Op r : acked) {
+            // a registration creates the station: the key it was acknowledged with must be the one stored (two claimants of
+            // one id racing at two Operator replicas may not both be acknowledged)
+            if (r.type() == Op.Type.REGISTER && r.detail("key") != null && storedKey != null && !storedKey.equals(r.detail("key"))) {
+                lost(out, r, "registration overwritten", "canonical key " + r.detail("key"), state.replica(), "canonical key " + storedKey);
+            }
         }
         checkStatus(state, ops, acked, actual.get(), out);
         checkPermissions(state, ops, acked, actual.get(), out);
@@ -237,6 +250,27 @@ final class LostWritesChecker implements Checker {
         return o.type() == Op.Type.REGISTER || o.type() == Op.Type.PERMISSIONS;
     }
 
+    /**
+     * A batch registration is one command: on every replica either all of its stations exist or none
+     * (whatever its outcome; an acknowledged batch also needs each of them, {@link #checkStation}).
+     */
+    private static void checkBatches(ReplicaState state, List<Op> ops, Map<String, Loss> out) {
+        Map<String, List<Op>> batches = new LinkedHashMap<>();
+        for (Op o : ops) {
+            if (o.type() == Op.Type.REGISTER && o.detail("batch") != null) {
+                batches.computeIfAbsent(o.detail("batch"), b -> new ArrayList<>()).add(o);
+            }
+        }
+        for (List<Op> batch : batches.values()) {
+            List<String> present = batch.stream().map(Op::station)
+                    .filter(st -> Writes.record(state, FleetKeys.station(st)).isPresent()).toList();
+            if (!present.isEmpty() && present.size() < batch.size()) {
+                lost(out, batch.get(0), "batch torn", "all " + batch.size() + " stations of batch " + batch.get(0).detail("batch")
+                        + " or none", state.replica(), present.size() + " of " + batch.size() + " " + present);
+            }
+        }
+    }
+
     private static void checkEcs(ReplicaState state, String station, List<Op> ops, Map<String, Loss> out) {
         List<Op> enrolments = ops.stream().filter(o -> o.type().enrolment()).toList();
         Op lastAcked = null;
@@ -253,7 +287,9 @@ final class LostWritesChecker implements Checker {
             }
             List<Op> later = enrolments.stream().filter(o -> o.invokedMs() > e.completedMs()).toList();
             boolean supersededByAck = later.stream().anyMatch(Op::acknowledged);
-            boolean maybeSuperseded = later.stream().anyMatch(o -> o.acknowledged() || o.mayHaveApplied());
+            // an enrolment racing this one (at another EA replica) may have superseded it too
+            boolean maybeSuperseded = enrolments.stream().anyMatch(o -> o != e && (o.invokedMs() > e.completedMs() || Writes.concurrent(o, e))
+                    && (o.acknowledged() || o.mayHaveApplied()));
             String status = record.get().fields().get("status");
             if (supersededByAck && !"SUPERSEDED".equals(status)) {
                 lost(out, later.stream().filter(Op::acknowledged).findFirst().orElseThrow(), "supersede lost",
@@ -266,8 +302,19 @@ final class LostWritesChecker implements Checker {
             Op last = lastAcked;
             Optional<StoredRecord> pointer = Writes.record(state, FleetKeys.stationEc(station));
             String named = pointer.map(p -> p.fields().get("ec")).orElse(null);
-            boolean laterMaybe = enrolments.stream().anyMatch(o -> o.invokedMs() > last.invokedMs() && (o.acknowledged() || o.mayHaveApplied()));
-            if (!last.detail("ec").equals(named) && !laterMaybe) {
+            // the pointer names the last acknowledged EC, or that of an enrolment invoked later or racing it that may have applied;
+            // one of those whose EC is not known (no answer) may have put any EC there but an older acknowledged one
+            List<Op> candidates = enrolments.stream().filter(o -> o != last && (o.invokedMs() > last.invokedMs() || Writes.concurrent(o, last))
+                    && (o.acknowledged() || o.mayHaveApplied())).toList();
+            java.util.Set<String> allowed = new java.util.HashSet<>();
+            allowed.add(last.detail("ec"));
+            candidates.stream().map(o -> o.detail("ec")).filter(java.util.Objects::nonNull).forEach(allowed::add);
+            boolean unknownCandidate = candidates.stream().anyMatch(o -> o.detail("ec") == null);
+            java.util.Set<String> older = new java.util.HashSet<>();
+            enrolments.stream().filter(o -> o.acknowledged() && o.detail("ec") != null && o.completedMs() < last.invokedMs())
+                    .forEach(o -> older.add(o.detail("ec")));
+            boolean ok = named != null && (allowed.contains(named) || unknownCandidate && !older.contains(named));
+            if (!ok) {
                 lost(out, last, "latest-EC pointer lost", "EC " + last.detail("ec"), state.replica(), named == null ? "no pointer" : "EC " + named);
             }
         }

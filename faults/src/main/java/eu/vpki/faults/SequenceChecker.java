@@ -43,7 +43,8 @@ final class SequenceChecker implements Checker {
         List<Token> tokens = new ArrayList<>();
         for (Op op : run.ops()) {
             if (op.type().operatorWrite() && op.acknowledged() && op.token() != null) {
-                tokens.add(token(op.token(), "op " + op.id(), op));
+                // the stations of one batch registration share its command's token
+                tokens.add(token(op.token(), op.detail("batch") != null ? "batch " + op.detail("batch") : "op " + op.id(), op));
             }
         }
         for (RunRecord.IssuedToken t : run.eaTokens()) {

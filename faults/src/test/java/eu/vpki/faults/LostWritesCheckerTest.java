@@ -307,4 +307,95 @@ class LostWritesCheckerTest {
 
         assertThat(checker.check(run.build()).violations()).isEqualTo(1);
     }
+
+    /** s1 claimed at two Operator replicas at once, with keys k1 (operator-0) and k2 (operator-1); k2 stored everywhere. */
+    private static TestRun registrationRace(Op.Outcome first, String firstCode) {
+        TestRun run = new TestRun(true, "a", "b");
+        run.op(Op.Type.REGISTER, "s1", "operator-0", 1_000, 1_030, first, firstCode, first == Op.Outcome.ACK ? "1@operator-0" : null,
+                "status", "ACTIVE", "permissions", TestRun.PERMS, "key", "02aa", "race", "r1");
+        run.acked(Op.Type.REGISTER, "s1", "operator-1", 1_000, 1_040, "1@operator-1", "status", "ACTIVE", "permissions", TestRun.PERMS,
+                "key", "02bb", "race", "r1");
+        for (String r : List.of("a", "b")) {
+            run.station(r, "s1", "ACTIVE", TestRun.PERMS, 1_000);
+            run.key(r, "s1", "02bb");
+            run.member(r, "s1");
+        }
+        return run;
+    }
+
+    @Test
+    void registrationRace_oneClaimantRefused_theOtherStored_isClean() {
+        assertThat(checker.check(registrationRace(Op.Outcome.REFUSED, "operator:station-exists").build()).findings()).isEmpty();
+    }
+
+    @Test
+    void registrationRace_bothClaimantsAcknowledged_theOverwrittenOneIsLost() {
+        CheckResult r = checker.check(registrationRace(Op.Outcome.ACK, "ok").build());
+
+        assertThat(r.violations()).isEqualTo(1);
+        assertThat(r.findings().get(0).subject()).contains("via operator-0");
+        assertThat(r.findings().get(0).detail()).contains("registration overwritten").contains("canonical key 02bb");
+    }
+
+    /** Stations t1..t3 registered in one call with no answer (batch b1); all three on a, {@code onB} of them on b. */
+    private static TestRun unansweredBatch(int onB) {
+        TestRun run = new TestRun(true, "a", "b");
+        for (int i = 1; i <= 3; i++) {
+            run.op(Op.Type.REGISTER, "t" + i, "operator-0", 1_000, 16_000, Op.Outcome.UNKNOWN, "client:timeout", null,
+                    "status", "ACTIVE", "permissions", TestRun.PERMS, "batch", "b1", "batchSize", "3");
+            run.station("a", "t" + i, "ACTIVE", TestRun.PERMS, 1_000);
+            if (i <= onB) {
+                run.station("b", "t" + i, "ACTIVE", TestRun.PERMS, 1_000);
+            }
+        }
+        return run;
+    }
+
+    @Test
+    void unansweredBatch_wholeOnOneReplicaAndAbsentOnTheOther_isNotALoss() {
+        CheckResult r = checker.check(unansweredBatch(0).build());
+
+        assertThat(r.findings()).as("it may not have applied; divergence is the divergence check's").isEmpty();
+    }
+
+    @Test
+    void batchTorn_twoOfItsThreeStationsOnAReplica_isAViolation() {
+        CheckResult r = checker.check(unansweredBatch(2).build());
+
+        assertThat(r.violations()).isEqualTo(1);
+        assertThat(r.findings().get(0).detail()).contains("batch torn").contains("b=2 of 3");
+    }
+
+    /** s1's initial enrolments racing at ea-0 (EC 1, invoked first) and ea-1 (EC 2), both acknowledged; EC 2 won. */
+    private static TestRun racingInitialEnrolments() {
+        TestRun run = new TestRun(false, "a", "b");
+        run.registered("s1", 1_000, "1@operator-0");
+        run.acked(Op.Type.ENROL, "s1", "ea-0", 1_500, 1_540, null, "ec", "AAAA000000000001", "race", "e1");
+        run.acked(Op.Type.ENROL, "s1", "ea-1", 1_500, 1_530, null, "ec", "AAAA000000000002", "race", "e1");
+        for (String r : List.of("a", "b")) {
+            run.ec(r, "AAAA000000000001", "s1", "SUPERSEDED", 1_502);
+            run.ec(r, "AAAA000000000002", "s1", "ACTIVE", 1_501);
+            run.pointer(r, "s1", "AAAA000000000002", 1_501);
+        }
+        return run;
+    }
+
+    @Test
+    void racingInitialEnrolments_eitherMaySupersedeTheOther_andThePointerNameEither() {
+        assertThat(checker.check(racingInitialEnrolments().build()).findings()).isEmpty();
+    }
+
+    @Test
+    void racingInitialEnrolments_pointerNamingNeither_isLost() {
+        TestRun run = racingInitialEnrolments();
+        run.acked(Op.Type.ENROL, "s1", "ea-2", 1_100, 1_120, null, "ec", "AAAA000000000000");
+        run.ec("a", "AAAA000000000000", "s1", "SUPERSEDED", 1_500);
+        run.ec("b", "AAAA000000000000", "s1", "SUPERSEDED", 1_500);
+        run.pointer("b", "s1", "AAAA000000000000", 1_600);
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.violations()).isEqualTo(1);
+        assertThat(r.findings().get(0).detail()).contains("latest-EC pointer lost").contains("b=EC AAAA000000000000");
+    }
 }

@@ -82,6 +82,13 @@ final class TestRun {
         put(replica, FleetKeys.station(station), h);
     }
 
+    /** Sets the canonical key (compressed, hex) in the station's record on {@code replica}. */
+    void key(String replica, String station, String key) {
+        Map<String, String> h = new HashMap<>(keys.get(replica).get(FleetKeys.station(station)).hash());
+        h.put("key", key);
+        put(replica, FleetKeys.station(station), h);
+    }
+
     /** The station's permissions register (written by a permission change), as the apply script stores it. */
     void permissions(String replica, String station, String permissions, long version) {
         Map<String, String> h = new HashMap<>();
