@@ -9,6 +9,7 @@ public enum Check {
     MINORITY_WRITES("minority writes", "writes acknowledged by a replica that was on the minority side of a partition at the time"),
     ONE_ACTIVE_EC("one ACTIVE EC per station", "a station holding two or more ACTIVE ECs, or none, or a latest-EC pointer that does not name its ACTIVE EC, on a replica"),
     SEQUENCE("sequence gaps and reuse", "a token (seq@origin) used for two writes, a command skipped by a replica that applied later ones, an origin not applied up to its last acknowledged command"),
+    RESOURCES("resources", "a replica's heap at or above 95 % of its maximum, or a command log left untrimmed after the quiet period; peaks of heap, Redis memory and command log"),
     LIVENESS("liveness after the faults", "a replica not serving within the bound after the last heal, or leaving service again before its state was read"),
     AVAILABILITY("availability", "share of operations acknowledged among those that got an answer or should have (refusals that are decisions excluded)");
 

@@ -17,7 +17,7 @@ public final class FaultReport {
     /** Every check, in report order. */
     static final List<Checker> CHECKERS = List.of(new LostWritesChecker(), new DivergenceChecker(), new ReadYourWritesChecker(),
             new StaleValidationChecker(), new MinorityWritesChecker(), new ActiveEcChecker(), new SequenceChecker(), new LivenessChecker(),
-            new AvailabilityChecker());
+            new ResourceChecker(), new AvailabilityChecker());
 
     /** A promise's verdict. */
     public enum Verdict { KEPT, VIOLATED, NOT_MEASURED, NO_PROMISE }
@@ -47,13 +47,16 @@ public final class FaultReport {
      * stations whose revocation was lost (valid for good); {@code maxStalenessMs} covers the others;
      * {@code activeEcViolations} station/replica pairs without exactly one ACTIVE EC, {@code livenessViolations}
      * replicas late or out of service after the heal, {@code unreadableReplicas} replicas whose state could
-     * not be read (put down to no fault: they count in the "none" and "all" rows).
+     * not be read (put down to no fault: they count in the "none" and "all" rows), {@code resourceViolations} heaps
+     * near their maximum or command logs left untrimmed; {@code peakHeapMb} and {@code peakLogEntries} are the runs'
+     * peaks, in the "all" row only (0 elsewhere).
      */
     public record Row(String mode, String fault, int injected, int skipped, int unrecovered, long meanFaultMs, long ops,
                       double availability,
                       long lost, long lostAllowed, long divergentKeys, long rywViolations, long stale, long staleViolations,
                       long staleOnLostRevocation, long maxStalenessMs, long minorityAcks, long sequenceViolations,
-                      long activeEcViolations, long livenessViolations, long unreadableReplicas) {
+                      long activeEcViolations, long livenessViolations, long unreadableReplicas, long resourceViolations,
+                      long peakHeapMb, long peakLogEntries) {
     }
 
     /** A promise of one mode next to what was measured. */
@@ -157,6 +160,9 @@ public final class FaultReport {
         long activeEc = 0;
         long liveness = 0;
         long unreadable = 0;
+        long resources = 0;
+        long peakHeap = 0;
+        long peakLog = 0;
         boolean all = fault.equals("all");
         for (RunResult run : runs) {
             Map<Integer, FaultKind> kinds = new TreeMap<>();
@@ -218,11 +224,16 @@ public final class FaultReport {
             liveness += run.results().get(Check.LIVENESS).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
             unreadable += run.results().get(Check.LOST_WRITES).findings().stream()
                     .filter(f -> LostWritesChecker.unreadable(f) && mine.test(f)).count();
+            resources += run.results().get(Check.RESOURCES).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
+            if (all) {
+                peakHeap = Math.max(peakHeap, run.results().get(Check.RESOURCES).figure("peakHeapMb"));
+                peakLog = Math.max(peakLog, run.results().get(Check.RESOURCES).figure("peakLogEntries"));
+            }
         }
         double availability = ops == 0 ? -1 : 100.0 * acknowledged / ops;
         return new Row(mode, fault, injected, skipped, unrecovered, injected == 0 ? 0 : faultMs / injected, ops, availability, lost,
                 lostAllowed, divergent, ryw, stale,
-                staleViolations, staleOnLost, maxStale, minority, sequence, activeEc, liveness, unreadable);
+                staleViolations, staleOnLost, maxStale, minority, sequence, activeEc, liveness, unreadable, resources, peakHeap, peakLog);
     }
 
 
@@ -285,6 +296,9 @@ public final class FaultReport {
                     + " replica/origin pairs behind (" + r.figure("tokens") + " tokens)";
             case LIVENESS -> r.figure("late") + " of " + r.figure("replicas") + " replicas late or never serving, " + r.figure("gaps")
                     + " gaps; slowest to serve after the heal " + r.figure("maxMsToServe") + " ms (" + r.figure("samples") + " probes)";
+            case RESOURCES -> "peak heap " + r.figure("peakHeapMb") + " MB, peak Redis memory " + r.figure("peakRedisMb")
+                    + " MB, peak command log " + r.figure("peakLogEntries") + " entries, " + r.figure("finalLogEntries") + " at the read ("
+                    + r.figure("samples") + " samples, " + r.figure("unanswered") + " incomplete)";
             case AVAILABILITY -> {
                 long ops = 0;
                 long ok = 0;

@@ -58,6 +58,8 @@ public final class FaultRun {
 
     /** How often each replica's health is probed from the heal until the state is read. */
     static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
+    /** How often each replica's heap, Redis memory and command log are sampled through the run. */
+    static final Duration RESOURCE_INTERVAL = Duration.ofSeconds(5);
 
     /** A test's hook between the quiet period and the reading of the replicas (to inject a fault a checker must find). */
     @FunctionalInterface
@@ -107,6 +109,10 @@ public final class FaultRun {
         java.util.concurrent.ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(
                 ConsistencyWorkload.daemon("faults-liveness"));
         List<RunRecord.Sample> samples = java.util.Collections.synchronizedList(new ArrayList<>());
+        // heap, Redis memory and command-log size of every replica through the run (ResourceChecker)
+        java.util.concurrent.ScheduledExecutorService resourceSampler = Executors.newSingleThreadScheduledExecutor(
+                ConsistencyWorkload.daemon("faults-resources"));
+        List<RunRecord.Resources> resources = java.util.Collections.synchronizedList(new ArrayList<>());
         long healedMs;
         try (LocalCluster cluster = LocalCluster.start(spec, network, log)) {
             LocalCluster.Endpoints e = cluster.endpoints();
@@ -117,6 +123,14 @@ public final class FaultRun {
             FaultInjector injector = new FaultInjector(cluster.replicas(), network, http, history, spec.order().equals("TOTAL"),
                     FaultInjector.Limits.defaults(), log);
             workload.start();
+            String logPrefix = FleetKeys.KEYSPACE.logKey("");
+            resourceSampler.scheduleWithFixedDelay(() -> cluster.replicas().forEach(r -> {
+                try {
+                    resources.add(injector.views().resources(r, logPrefix, history::now));
+                } catch (RuntimeException failed) {
+                    resources.add(new RunRecord.Resources(r.name(), history.now(), -1, -1, -1, -1));
+                }
+            }), 0, RESOURCE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             try {
                 TimeUnit.MILLISECONDS.sleep(config.warmup().toMillis());
                 if (during != null) {
@@ -155,6 +169,10 @@ public final class FaultRun {
             }
             sampler.shutdownNow();
             sampler.awaitTermination(10, TimeUnit.SECONDS);
+            resourceSampler.shutdownNow();
+            resourceSampler.awaitTermination(10, TimeUnit.SECONDS);
+            // the last word on every replica's resources, taken after the quiet period, just before the read
+            cluster.replicas().forEach(r -> resources.add(injector.views().resources(r, logPrefix, history::now)));
             for (ReplicaNode r : cluster.replicas()) {
                 states.add(read(r));
                 if (r.kind() == ReplicaNode.Kind.EA && r.jvm() != null) {
@@ -167,13 +185,16 @@ public final class FaultRun {
                     history.now(), schedule, settings(config, e, workload));
             List<RunRecord.Sample> sorted = new ArrayList<>(samples);
             sorted.sort(java.util.Comparator.comparingLong(RunRecord.Sample::atMs));
-            RunRecord record = new RunRecord(info, history.ops(), events, tokens, states, new RunRecord.Serving(healedMs, sorted));
+            List<RunRecord.Resources> sampled = new ArrayList<>(resources);
+            sampled.sort(java.util.Comparator.comparingLong(RunRecord.Resources::atMs));
+            RunRecord record = new RunRecord(info, history.ops(), events, tokens, states, new RunRecord.Serving(healedMs, sorted), sampled);
             Path file = config.outDir().resolve(historyName(spec, config.seed()));
             HistoryFile.write(file, record);
             log.accept("history written to " + file);
             return new Result(record, file);
         } catch (Exception failure) {
             sampler.shutdownNow();
+            resourceSampler.shutdownNow();
             // keep what was recorded so far: a failed run is still evidence
             if (!history.ops().isEmpty()) {
                 Path partial = config.outDir().resolve(historyName(spec, config.seed()).replace(".history", ".partial.history"));

@@ -31,7 +31,8 @@ import java.util.zip.GZIPOutputStream;
  * {@code "kind"}: {@code run} (settings, seed, schedule) first, then {@code op}, {@code fault},
  * {@code token}, {@code state} (one per replica: digest, applied table, every managed key), and
  * {@code healed} (when the harness restored everything) followed by the {@code sample}s of the
- * replicas' health from then on (absent in older files: liveness not measured).
+ * replicas' health from then on, and {@code resources} samples (heap, Redis memory, command log)
+ * taken through the run (both absent in older files: not measured).
  * Plain enough to read with {@code zcat | jq}; {@link #read} gives back the {@link RunRecord}.
  */
 public final class HistoryFile {
@@ -66,6 +67,17 @@ public final class HistoryFile {
             for (ReplicaState s : run.states()) {
                 line(out, state(s));
             }
+            for (RunRecord.Resources r : run.resources()) {
+                ObjectNode n = JSON.createObjectNode();
+                n.put("kind", "resources");
+                n.put("replica", r.replica());
+                n.put("atMs", r.atMs());
+                n.put("heapUsed", r.heapUsed());
+                n.put("heapMax", r.heapMax());
+                n.put("redisUsed", r.redisUsed());
+                n.put("logEntries", r.logEntries());
+                line(out, n);
+            }
             if (run.serving() != null) {
                 ObjectNode healed = JSON.createObjectNode();
                 healed.put("kind", "healed");
@@ -93,6 +105,7 @@ public final class HistoryFile {
         List<ReplicaState> states = new ArrayList<>();
         long healed = -1;
         List<RunRecord.Sample> samples = new ArrayList<>();
+        List<RunRecord.Resources> resources = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)),
                 StandardCharsets.UTF_8))) {
             String text;
@@ -109,6 +122,8 @@ public final class HistoryFile {
                             n.get("station").asText(), n.get("replica").asText()));
                     case "state" -> states.add(state(n));
                     case "healed" -> healed = n.get("atMs").asLong();
+                    case "resources" -> resources.add(new RunRecord.Resources(n.get("replica").asText(), n.get("atMs").asLong(),
+                            n.get("heapUsed").asLong(), n.get("heapMax").asLong(), n.get("redisUsed").asLong(), n.get("logEntries").asLong()));
                     case "sample" -> samples.add(new RunRecord.Sample(n.get("replica").asText(), n.get("atMs").asLong(),
                             n.get("serving").asBoolean(), n.get("detail").asText()));
                     default -> throw new IOException("unknown record kind in " + file + ": " + n.get("kind"));
@@ -118,7 +133,7 @@ public final class HistoryFile {
         if (info == null) {
             throw new IOException(file + " holds no run record: not a history file");
         }
-        return new RunRecord(info, ops, faults, tokens, states, healed < 0 ? null : new RunRecord.Serving(healed, samples));
+        return new RunRecord(info, ops, faults, tokens, states, healed < 0 ? null : new RunRecord.Serving(healed, samples), resources);
     }
 
     private static void line(BufferedWriter out, ObjectNode node) throws IOException {

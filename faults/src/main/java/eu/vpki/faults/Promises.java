@@ -36,6 +36,9 @@ final class Promises {
                     + "supersedes the previous one)";
             case LIVENESS -> "every replica serving within " + LivenessChecker.BOUND_MS / 1000 + " s of the last heal and without a gap until "
                     + "its state is read (the harness's reading of replication.md: a whole group \"after the faults stop\")";
+            case RESOURCES -> "heap below " + Math.round(100 * ResourceChecker.HEAP_SHARE_BOUND) + " % of its maximum at every sample; every "
+                    + "command log trimmed empty after " + ResourceChecker.TRIM_QUIET_MS / 1000 + " s of quiet (the harness's reading of "
+                    + "replication.md: logs are trimmed once every expected member applied a command)";
             case AVAILABILITY -> null;
         };
     }

@@ -8,11 +8,12 @@ import java.util.Map;
  * Everything one run of one consistency mode left to check: its settings and schedule, the
  * workload's history, the faults as injected, the EA's read-your-writes tokens of the ECs it issued
  * (from its audit log), every replica's state at the end, and whether each replica served from the
- * last heal until its state was read ({@link Serving}). This is what the history file holds,
+ * last heal until its state was read ({@link Serving}), and the replicas' heap, Redis memory and
+ * command-log size sampled through the run ({@link Resources}). This is what the history file holds,
  * so that {@code --recheck} judges a run again without the cluster.
  */
 public record RunRecord(Info info, List<Op> ops, List<FaultEvent> faults, List<IssuedToken> eaTokens, List<ReplicaState> states,
-                        Serving serving) {
+                        Serving serving, List<Resources> resources) {
 
     /**
      * @param order            TOTAL or FIFO
@@ -76,9 +77,22 @@ public record RunRecord(Info info, List<Op> ops, List<FaultEvent> faults, List<I
     public record Sample(String replica, long atMs, boolean serving, String detail) {
     }
 
-    /** A run without serving samples (histories written before they were taken): liveness is not measured. */
+    /**
+     * One sample of one replica's resources; -1 where it could not be read (process down, paused).
+     *
+     * @param replica    the replica
+     * @param atMs       when it was taken, ms since the run started
+     * @param heapUsed   heap in use, bytes ({@code jvm.memory.used}, area heap, from its actuator)
+     * @param heapMax    the heap's maximum, bytes ({@code jvm.memory.max}, area heap)
+     * @param redisUsed  its Redis's {@code used_memory}, bytes
+     * @param logEntries entries in its command log, every origin's stream together
+     */
+    public record Resources(String replica, long atMs, long heapUsed, long heapMax, long redisUsed, long logEntries) {
+    }
+
+    /** A run without serving or resource samples (histories written before they were taken): not measured. */
     public RunRecord(Info info, List<Op> ops, List<FaultEvent> faults, List<IssuedToken> eaTokens, List<ReplicaState> states) {
-        this(info, ops, faults, eaTokens, states, null);
+        this(info, ops, faults, eaTokens, states, null, List.of());
     }
 
     public RunRecord {
@@ -86,5 +100,6 @@ public record RunRecord(Info info, List<Op> ops, List<FaultEvent> faults, List<I
         faults = List.copyOf(faults);
         eaTokens = List.copyOf(eaTokens);
         states = List.copyOf(states);
+        resources = resources == null ? List.of() : List.copyOf(resources);
     }
 }

@@ -73,6 +73,7 @@ class FaultReportTest {
         }
         run.ec("a", "AAAA000000000002", "s1", "ACTIVE", 1_400);
         run.unreadable("c", "connection refused");
+        run.resources("a", 5_000, 200L << 20, 384L << 20, 30L << 20, 77);
 
         FaultReport report = FaultReport.judge(List.of(run.build()), List.of("h"));
 
@@ -80,6 +81,8 @@ class FaultReportTest {
         assertThat(all.activeEcViolations()).as("a / s1 with two, and c unreadable").isEqualTo(2);
         assertThat(all.unreadableReplicas()).isEqualTo(1);
         assertThat(all.lost()).as("an unreadable replica is not a lost write").isZero();
+        assertThat(all.peakHeapMb()).isEqualTo(200);
+        assertThat(all.peakLogEntries()).isEqualTo(77);
         assertThat(report.promises()).filteredOn(p -> p.verdict() == FaultReport.Verdict.VIOLATED).extracting(FaultReport.Promise::check)
                 .contains(Check.LOST_WRITES, Check.DIVERGENCE, Check.ONE_ACTIVE_EC);
         assertThat(FaultReportWriter.text(report)).contains("1ec").contains("unread");

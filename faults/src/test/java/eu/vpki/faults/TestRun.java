@@ -34,6 +34,8 @@ final class TestRun {
     private final Map<String, String> unreadable = new HashMap<>();
     private long healedMs = -1;
     private final List<RunRecord.Sample> samples = new ArrayList<>();
+    private final List<RunRecord.Resources> resources = new ArrayList<>();
+    private long quietMs = 30_000;
     private long ids;
 
     TestRun(boolean sync, String... replicas) {
@@ -146,6 +148,16 @@ final class TestRun {
         }
     }
 
+    /** One resource sample of a replica (-1 for what could not be read). */
+    void resources(String replica, long at, long heapUsed, long heapMax, long redisUsed, long logEntries) {
+        resources.add(new RunRecord.Resources(replica, at, heapUsed, heapMax, redisUsed, logEntries));
+    }
+
+    /** The run's quiet period (30 s unless set). */
+    void quiet(long ms) {
+        quietMs = ms;
+    }
+
     /** The replica's Redis could not be read at the end of the run. */
     void unreadable(String replica, String error) {
         unreadable.put(replica, error);
@@ -195,9 +207,9 @@ final class TestRun {
             }
             states.add(new ReplicaState(r, Integer.toHexString(contents.hashCode()), applied.get(r), contents, null));
         }
-        RunRecord.Info info = new RunRecord.Info("TOTAL", sync ? "SYNC" : "ASYNC", 1, "test", true, 20_000, 30_000, replicas,
+        RunRecord.Info info = new RunRecord.Info("TOTAL", sync ? "SYNC" : "ASYNC", 1, "test", true, 20_000, quietMs, replicas,
                 replicas.size(), Instant.EPOCH, 100_000, schedule, Map.of("operatorId", OPERATOR));
         return new RunRecord(info, ops, faults, tokens, states, healedMs < 0 ? null : new RunRecord.Serving(healedMs,
-                samples.stream().sorted(java.util.Comparator.comparingLong(RunRecord.Sample::atMs)).toList()));
+                samples.stream().sorted(java.util.Comparator.comparingLong(RunRecord.Sample::atMs)).toList()), resources);
     }
 }
