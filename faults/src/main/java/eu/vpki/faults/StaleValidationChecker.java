@@ -22,8 +22,9 @@ import java.util.Map;
  *   <li>ASYNC (refused within 5 s on a healthy group; a replica cut off stops serving within the lease):
  *       one answered more than {@link #ASYNC_BOUND_MS} after {@code r} with no fault active (or just
  *       ended) at {@code r} or at the answer; and one answered by a replica that was cut off (a target of
- *       a pause or a partition) for longer than {@link #LEASE_BOUND_MS} at the answer, until the group
- *       recovered from that fault. An enrolment names the replica that answered; an AT request names
+ *       a pause or a partition) for longer than {@link #LEASE_BOUND_MS} at the answer: until the heal of a
+ *       partition, until the group recovered from a pause (a replica paused beyond failure detection is
+ *       back in the group only then). An enrolment names the replica that answered; an AT request names
  *       only the AA (the EA replica the AA asked is not recorded), so the second rule judges enrolments
  *       only.</li>
  * </ul>
@@ -124,11 +125,21 @@ final class StaleValidationChecker implements Checker {
         for (FaultEvent f : run.faults()) {
             long start = cutStart(f);
             if (start >= 0 && f.targets().contains(op.target()) && op.completedMs() > start + LEASE_BOUND_MS
-                    && op.completedMs() <= f.endMs()) {
+                    && op.completedMs() <= cutEnd(f)) {
                 return f;
             }
         }
         return null;
+    }
+
+    /**
+     * Until when the targets count as cut off: a partition's heal (after it they reach the group again);
+     * a pause's recovery (a replica paused beyond failure detection was excluded, and is back in the group
+     * only once the views are whole again).
+     */
+    private static long cutEnd(FaultEvent f) {
+        long healed = f.stepAt("healed");
+        return f.kind().network() && healed >= 0 ? healed : f.endMs();
     }
 
     /** When a pause or a partition cut its targets off; -1 for other faults. */

@@ -122,4 +122,12 @@ class StaleValidationCheckerTest {
         assertThat(r.findings()).hasSize(1);
         assertThat(r.violations()).isZero();
     }
+
+    @Test
+    void async_validationByAFormerlyCutOffReplicaAfterTheHeal_isNotJudgedAsCutOff() {
+        CheckResult r = checker.check(async_reenrolmentAtACutOffReplica(11_100, 11_200).build());
+
+        assertThat(r.findings()).hasSize(1);
+        assertThat(r.violations()).as("healed at 11,000: no longer cut off; the fault's aftermath has no ASYNC bound").isZero();
+    }
 }
