@@ -14,7 +14,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Check: exactly one ACTIVE EC per station on every replica after the quiet period. An EC record
+ * Check 6: exactly one ACTIVE EC per station on every replica after the quiet period. An EC record
  * ({@code fleet:ec:<id>}, {@link EcRecord}: station, status ACTIVE or SUPERSEDED) is written by the
  * command that issues it, and that same command marks the station's previous EC SUPERSEDED and points
  * the station's latest-EC pointer ({@code fleet:station-ec:<station>}) at it (docs/ea.md, step 8;

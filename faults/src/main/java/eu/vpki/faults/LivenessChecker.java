@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Check: liveness after the faults. From the moment the harness healed everything
+ * Check 8: liveness after the faults. From the moment the harness healed everything
  * ({@link RunRecord.Serving#healedMs}: every cut healed, every paused replica resumed, every process
  * that was down started; no fault acts after it) until the replicas' state was read, each replica's
  * health was probed about once a second ({@code /actuator/health} on its management port: UP means in

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Check: resources through the run. Every replica's heap (used and maximum, from its actuator), its
+ * Check 9: resources through the run. Every replica's heap (used and maximum, from its actuator), its
  * Redis's {@code used_memory} and the entries of its command log are sampled every few seconds from
  * the start of the workload until the read, and once more just before the read. Reported: the peaks
  * per run (heap, Redis memory, command-log entries) and the command log at the read. Violations:

@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Check 6: per-origin sequence numbers. Every acknowledged write has a token {@code seq@origin}: the
+ * Check 7: per-origin sequence numbers. Every acknowledged write has a token {@code seq@origin}: the
  * Operator returns it, the EA writes it in its audit log ({@link AuditTokens}). Found:
  * <ul>
  *   <li><b>reuse</b>: one token acknowledged for two different writes (an origin numbering again from
