@@ -1,5 +1,6 @@
 package eu.vpki.station.cli;
 
+import eu.vpki.common.http.HttpClients;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.station.load.LoadRunner;
@@ -41,16 +42,7 @@ public final class CommandSupport {
      * cluster's {@code tls/ca.crt}) https servers are trusted only with a certificate of that CA.
      */
     public static HttpClient http(Path tlsCa) {
-        HttpClient.Builder builder = HttpClient.newBuilder();
-        if (tlsCa != null) {
-            builder.sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(tlsCa));
-        }
-        return builder.version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-                .executor(Executors.newCachedThreadPool(r -> {
-                    Thread t = new Thread(r, "http");
-                    t.setDaemon(true);
-                    return t;
-                })).build();
+        return HttpClients.http11(Duration.ofSeconds(5)).trustingPemCa(tlsCa).daemonThreads("http").build();
     }
 
     public static Workload workload(TargetOptions target, LoadOptions load, HttpClient http, AtomicReference<LoadRunner.Progress> progress) throws IOException {
