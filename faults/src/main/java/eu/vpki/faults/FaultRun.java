@@ -152,7 +152,10 @@ public final class FaultRun {
                 healedMs = history.now();
                 sampler.scheduleWithFixedDelay(() -> cluster.replicas().forEach(r -> {
                     try {
-                        samples.add(injector.views().serving(r, history::now));
+                        RunRecord.Sample sample = injector.views().serving(r, history::now);
+                        if (sample != null) {
+                            samples.add(sample);
+                        }
                     } catch (RuntimeException failed) {
                         // one failed probe must not end the sampling (a scheduled task that throws is not run again)
                         samples.add(new RunRecord.Sample(r.name(), history.now(), false, "probe failed: " + failed));

@@ -82,7 +82,8 @@ public final class GroupViews {
     /**
      * One probe of whether the replica serves: its health on the management port answers UP (in a
      * majority view, with its Redis), the condition the harness waits for after starting a replica.
-     * Stamped with {@code now} when the answer came or the probe gave up (2 s).
+     * Stamped with {@code now} when the answer came or the probe gave up (2 s). Null when the probe was
+     * interrupted: the sampling is being stopped, and that says nothing of the replica.
      */
     RunRecord.Sample serving(ReplicaNode replica, java.util.function.LongSupplier now) {
         if (replica.jvm() == null || !replica.jvmRunning()) {
@@ -95,10 +96,13 @@ public final class GroupViews {
             String status = JSON.readTree(r.body()).path("status").asText("");
             return new RunRecord.Sample(replica.name(), now.getAsLong(), up, up ? "" : "health " + r.statusCode() + " " + status);
         } catch (IOException | RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return null; // the sampling is being stopped: the failure is the interrupt's, not the replica's
+            }
             return new RunRecord.Sample(replica.name(), now.getAsLong(), false, "no answer (" + e.getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new RunRecord.Sample(replica.name(), now.getAsLong(), false, "probe interrupted");
+            return null;
         }
     }
 
