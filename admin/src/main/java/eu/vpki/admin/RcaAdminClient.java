@@ -73,7 +73,17 @@ public final class RcaAdminClient {
      */
     public EtsiCertificate certify(SecureRandom random, EtsiCurve curve, String type, String name, Path store, char[] password,
                                    String signingAlias, String encryptionAlias, Map<String, String> accessPoints) {
-        EtsiCurve encCurve = curve.encryptionCapable() ? curve : EtsiCurve.NIST_P256;
+        return certify(random, curve, curve.encryptionCapable() ? curve : EtsiCurve.NIST_P256, null, type, name, store, password,
+                signingAlias, encryptionAlias, accessPoints);
+    }
+
+    /**
+     * As {@link #certify(SecureRandom, EtsiCurve, String, String, Path, char[], String, String, Map)}, with the
+     * encryption key's curve and the certificate's validity in days (null: the RCA's default) chosen by the caller.
+     */
+    public EtsiCertificate certify(SecureRandom random, EtsiCurve curve, EtsiCurve encCurve, Integer validityDays, String type, String name,
+                                   Path store, char[] password, String signingAlias, String encryptionAlias,
+                                   Map<String, String> accessPoints) {
         SoftwareKeyStore keys = SoftwareKeyStore.openOrCreate(store, password);
         EtsiKeyPair signing = keys.keyPairOrGenerate(signingAlias, curve, random);
         EtsiKeyPair encryption = keys.keyPairOrGenerate(encryptionAlias, encCurve, random);
@@ -85,6 +95,9 @@ public final class RcaAdminClient {
         body.put("encryptionCurve", encCurve.curveName());
         body.put("encryptionKey", HexFormat.of().formatHex(encryption.publicKey().compressed()));
         accessPoints.forEach(body::put);
+        if (validityDays != null) {
+            body.put("validityDays", validityDays.intValue());
+        }
         HttpResponse<String> r = send(HttpRequest.newBuilder(rca.resolve("/admin/authorities"))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build());

@@ -1,11 +1,11 @@
 package eu.vpki.aa.testing;
 
 import eu.vpki.aa.AaApplication;
+import eu.vpki.admin.RcaAdminClient;
 import eu.vpki.common.distribution.DistributionPaths;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
-import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.RcaCtl;
 import eu.vpki.common.etsi.ts102941.TrustLists;
@@ -39,14 +39,11 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.BiConsumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
@@ -208,32 +205,22 @@ public final class LocalPki implements AutoCloseable {
     /** Generates an EA's keys into its own key store and has the RCA certify it, aaAccessPoint = its first replica. */
     public Ea certifyEa(String name, int replicas) {
         Ea ea = new Ea(name, replicas, dir, etsiScheme());
-        EtsiKeyPair signing = EtsiKeyPair.generate(curve, RANDOM);
-        EtsiKeyPair encryption = EtsiKeyPair.generate(encryptionCurve(), RANDOM);
-        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(ea.keystore, password());
-        store.put("ea-signing", signing, RANDOM);
-        store.put("ea-encryption", encryption, RANDOM);
-        ea.certificate = certify("""
-                {"type":"EA","name":"%s","curve":"%s","verificationKey":"%s","encryptionCurve":"%s","encryptionKey":"%s",
-                 "itsAccessPoint":"%s","aaAccessPoint":"%s","validityDays":730}""".formatted(name, curveName(curve), hex(signing),
-                curveName(encryptionCurve()), hex(encryption),
-                ea.enrolment(0), ea.validation(0)));
+        ea.certificate = rcaAdmin().certify(RANDOM, curve, encryptionCurve(), 730, "EA", name, ea.keystore, password(), "ea-signing",
+                "ea-encryption", java.util.Map.of("itsAccessPoint", ea.enrolment(0).toString(), "aaAccessPoint", ea.validation(0).toString()));
         write(ea.certificateFile, ea.certificate.encoded());
         return ea;
     }
 
     /** Generates the AA's keys into its key store and has the RCA certify it with this access point. */
     public void certifyAa(URI accessPoint) {
-        EtsiKeyPair signing = EtsiKeyPair.generate(curve, RANDOM);
-        EtsiKeyPair encryption = EtsiKeyPair.generate(encryptionCurve(), RANDOM);
-        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(dir.resolve("aa.p12"), password());
-        store.put("aa-signing", signing, RANDOM);
-        store.put("aa-encryption", encryption, RANDOM);
-        aa = certify("""
-                {"type":"AA","name":"aa.e2e","curve":"%s","verificationKey":"%s","encryptionCurve":"%s","encryptionKey":"%s",
-                 "accessPoint":"%s","validityDays":730}""".formatted(curveName(curve), hex(signing), curveName(encryptionCurve()),
-                hex(encryption), accessPoint));
+        aa = rcaAdmin().certify(RANDOM, curve, encryptionCurve(), 730, "AA", "aa.e2e", dir.resolve("aa.p12"), password(), "aa-signing",
+                "aa-encryption", java.util.Map.of("accessPoint", accessPoint.toString()));
         write(dir.resolve("aa.cert"), aa.encoded());
+    }
+
+    /** The admin tool's client of the RCA admin API, as the bootstrap and the local launcher use it. */
+    private RcaAdminClient rcaAdmin() {
+        return new RcaAdminClient(HTTP, URI.create("https://127.0.0.1:" + rcaPort), ADMIN_TOKEN);
     }
 
     /** Waits until the DC serves a CTL with this many EAs and AAs and writes it where EAs read their CTL. */
@@ -351,20 +338,6 @@ public final class LocalPki implements AutoCloseable {
     }
 
     // ---- helpers ----
-
-    private EtsiCertificate certify(String json) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + rcaPort + "/admin/authorities"))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 201) {
-            throw new IllegalStateException("RCA refused to certify: " + r.statusCode() + " " + r.body());
-        }
-        Matcher m = Pattern.compile("\"certificate\"\\s*:\\s*\"([^\"]*)\"").matcher(r.body());
-        if (!m.find()) {
-            throw new IllegalStateException("no certificate in " + r.body());
-        }
-        return EtsiCertificate.decode(Base64.getDecoder().decode(m.group(1)));
-    }
 
     private ConfigurableApplicationContext run(Class<?> app, String name, int port, Object... args) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(app).run(arguments(name, port, 0, args).toArray(String[]::new));
