@@ -3,7 +3,7 @@ package eu.vpki.common.etsi.crypto;
 /**
  * The private half of an encryption key, used only for ECSVDP-DH: the decryption side of ECIES
  * (the EA's and AA's encryption keys). The software implementation ({@link SoftwareKeyAgreement})
- * keeps the scalar in memory; the PKCS#11 one ({@code eu.vpki.common.keys.pkcs11}) derives Z inside
+ * keeps the scalar in memory; the PKCS#11 one ({@code eu.vpki.common.etsi.crypto.pkcs11.pkcs11}) derives Z inside
  * the token, so the private key never leaves it. Implementations are thread-safe.
  */
 public interface EtsiKeyAgreement {
