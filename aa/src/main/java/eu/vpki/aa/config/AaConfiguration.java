@@ -15,12 +15,11 @@ import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
-import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
-import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.shell.etsi.EventLoops;
+import eu.vpki.shell.keys.AuthorityKeySource;
 import eu.vpki.shell.keys.AuthorityKeys;
 import eu.vpki.shell.replay.CaffeineReplayCache;
 import eu.vpki.shell.tls.ClientTls;
@@ -49,9 +48,9 @@ public class AaConfiguration {
     }
 
     @Bean
-    AaIdentity aaIdentity(AaProperties aa, SoftwareKeyStore keyStore, SecureRandom random) {
-        AuthorityKeys keys = AuthorityKeys.load("vpki.aa", aa.certificateFile(), aa.signingKeyAlias(), aa.encryptionKeyAlias(), keyStore);
-        return AaIdentity.of(keys.certificate(), new SoftwareSigner(keys.signing(), random), keys.encryption());
+    AaIdentity aaIdentity(AaProperties aa, AuthorityKeySource keySource) {
+        AuthorityKeys keys = AuthorityKeys.load("vpki.aa", aa.certificateFile(), aa.signingKeyAlias(), aa.encryptionKeyAlias(), keySource);
+        return AaIdentity.of(keys.certificate(), keys.signing(), keys.encryption());
     }
 
     /** The CTL and CRL from {@code vpki.dc.urls}, verified against {@code vpki.rca.certificate-file} (both required). */
