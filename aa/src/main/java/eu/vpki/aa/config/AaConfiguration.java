@@ -18,6 +18,7 @@ import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.shell.etsi.AccessPointWorkers;
 import eu.vpki.shell.etsi.EventLoops;
 import eu.vpki.shell.keys.AuthorityKeySource;
 import eu.vpki.shell.keys.AuthorityKeys;
@@ -121,8 +122,9 @@ public class AaConfiguration {
     @Bean
     AuthorizationService authorizationService(AaIdentity identity, EaDirectory directory, AuthorizationValidationClient client,
                                               AtPolicy policy, RequestWindow window, CaffeineReplayCache replayCache, AuditLog audit,
-                                              AaMetrics metrics, Clock clock, DataEncryption encryption) {
+                                              AaMetrics metrics, Clock clock, DataEncryption encryption, AuthorityKeySource keys,
+                                              AccessPointWorkers workers) {
         return new AuthorizationService(identity, directory, new EaValidation(identity, client, encryption, metrics), policy, window,
-                replayCache, audit, metrics, clock, encryption);
+                replayCache, audit, metrics, clock, encryption, keys.mayBlock() ? workers : Runnable::run);
     }
 }
