@@ -44,8 +44,7 @@ import java.util.List;
  * signing key. Every step adds lines to {@link #record()}: what the ceremony's witnesses write down
  * (labels, curves, public keys, the root's HashedId8). A label that already exists is never replaced.
  *
- * <p>Plain Java, no Spring: the admin tool's command drives it (TODO(#36): wire a {@code keys ceremony}
- * picocli command in the admin module once it is on main).
+ * <p>Plain Java, no Spring: {@code vpki-admin ceremony} (the admin module's {@code CeremonyCommand}) drives it.
  */
 public final class KeyCeremony implements AutoCloseable {
     private static final Provider BC = new BouncyCastleProvider();
