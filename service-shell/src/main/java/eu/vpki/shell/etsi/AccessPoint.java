@@ -70,7 +70,9 @@ public record AccessPoint(String name, String path, String message, Exchange exc
             return asynchronous(name, path, message, exchange);
         }
         return new AccessPoint(name, path, message,
-                body -> CompletableFuture.supplyAsync(() -> body, workers).thenCompose(exchange::answer), false);
+                // the exchange itself inside the worker's task: a thenCompose after supplyAsync could run it on the
+                // calling event loop when the task finished first
+                body -> CompletableFuture.supplyAsync(() -> exchange.answer(body), workers).thenCompose(stage -> stage), false);
     }
 
     /** {@code application/x-its-request}, any case, parameters ignored. */

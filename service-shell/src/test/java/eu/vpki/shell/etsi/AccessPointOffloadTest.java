@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Keys in a token (issue #36): an asynchronous access point's work starts on a worker instead of the calling event loop. */
 class AccessPointOffloadTest {
-    @Test
+    @org.junit.jupiter.api.RepeatedTest(200)
     void offloaded_exchangeRunsOnAWorker_otherwiseOnTheCallingThread() throws Exception {
         ExecutorService workers = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-worker"));
         try {
