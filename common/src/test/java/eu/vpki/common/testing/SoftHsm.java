@@ -52,16 +52,31 @@ public final class SoftHsm {
         Assumptions.abort(message);
     }
 
-    /** Creates an initialised token with {@link #PIN} and returns its settings (slot id, not index). */
+    /**
+     * Creates an initialised token with {@link #PIN} and returns its settings (slot id, not index); a
+     * token of that label left by an earlier run (target/ survives between runs) is deleted first.
+     */
     public static Pkcs11Settings createToken(String label) {
         requireSoftHsm();
         writeConfiguration();
+        deleteStale(label);
         String out = run("softhsm2-util", "--init-token", "--free", "--label", label, "--so-pin", SO_PIN, "--pin", PIN);
         Matcher m = SLOT.matcher(out);
         if (!m.find()) {
             throw new IllegalStateException("softhsm2-util did not name the new token's slot: " + out);
         }
         return new Pkcs11Settings(MODULE, Long.parseLong(m.group(1)), 0, PIN.toCharArray());
+    }
+
+    private static final Pattern TOKEN = Pattern.compile("Serial number:\\s+(\\S+)\\s+Initialized:\\s+yes\\s+User PIN init\\.:\\s+\\S+\\s+Label:\\s+(\\S+)");
+
+    private static void deleteStale(String label) {
+        Matcher m = TOKEN.matcher(run("softhsm2-util", "--show-slots"));
+        while (m.find()) {
+            if (m.group(2).equals(label)) {
+                run("softhsm2-util", "--delete-token", "--serial", m.group(1));
+            }
+        }
     }
 
     /** Deletes the token's files, as an operator pulling the token would (the module keeps its slot). */
