@@ -2,7 +2,7 @@
 # Issue #36: ECDSA signing and ECDH through a SoftHSM2 token against software keys, per curve, in one run.
 # Makes a token under benchmarks/target/hsm-bench (never the machine-wide SoftHSM2 configuration), records
 # the load average before and after, and runs HsmBenchmark with 1 and 2 threads.
-# Usage: benchmarks/run-hsm-benchmark.sh [--no-build] [extra JMH options]
+# Usage: [VPKI_BENCH_THREADS="1 2"] benchmarks/run-hsm-benchmark.sh [--no-build] [JMH options, default -wi 2 -w 2s -i 3 -r 3s]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--no-build" ]; then shift; else mvn -B -q -pl benchmarks -am package -DskipTests; fi
@@ -16,7 +16,9 @@ out=$(softhsm2-util --init-token --free --label vpki-bench --so-pin bench-so-123
 export VPKI_BENCH_PKCS11_SLOT=$(echo "$out" | sed -n 's/.*reassigned to slot \([0-9]*\).*/\1/p')
 export VPKI_BENCH_PKCS11_MODULE="${VPKI_BENCH_PKCS11_MODULE:-/usr/lib/softhsm/libsofthsm2.so}"
 echo "commit $(git rev-parse --short HEAD), $(date -u +%FT%TZ), load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for t in 1 2; do
-  java -jar benchmarks/target/benchmarks.jar HsmBenchmark -t "$t" -f 1 -wi 2 -w 2s -i 3 -r 3s "$@"
+opts=("$@")
+[ ${#opts[@]} -gt 0 ] || opts=(-wi 2 -w 2s -i 3 -r 3s)
+for t in ${VPKI_BENCH_THREADS:-1 2}; do
+  java -jar benchmarks/target/benchmarks.jar HsmBenchmark -t "$t" -f 1 "${opts[@]}"
 done
 echo "$(date -u +%FT%TZ), load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
