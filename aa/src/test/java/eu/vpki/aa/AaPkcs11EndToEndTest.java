@@ -1,10 +1,14 @@
 package eu.vpki.aa;
 
-import eu.vpki.aa.testing.ItsStation;
 import eu.vpki.aa.testing.LocalPki;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.etsi.crypto.pkcs11.Pkcs11Settings;
-import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.station.OperatorClient;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.testing.SoftHsm;
@@ -65,10 +69,11 @@ class AaPkcs11EndToEndTest {
     @Test
     @Order(1)
     void enrolmentAndAuthorization_withTheAasKeysInTheToken_issueAnAtChainingToTheRoot() {
-        ItsStation station = register("HSM-E2E-1");
-        assertThat(station.enrol(ea, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
-        OutgoingRequest request = station.atRequest(ea, pki.aa, Instant.now());
-        var result = station.authorize(aaUri(), request, pki.aa);
+        SimulatedStation station = register("HSM-E2E-1");
+        assertThat(ea.enrol(station, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
+        StationMessages.Request request = LocalPki.MESSAGES.authorization(station, ea.certificate, pki.aa, SimulatedStation.CAM_DENM,
+                Protection.FULL, Instant.now());
+        var result = LocalPki.authorize(aaUri(), request, pki.aa);
 
         assertThat(result.responseCode()).isEqualTo(EtsiCodes.Authorization.OK);
         EtsiCertificate at = result.authorizationTicket().orElseThrow();
@@ -80,13 +85,14 @@ class AaPkcs11EndToEndTest {
     @Test
     @Order(2)
     void tokenRemovedWhileServing_noAt_andHealthDown() {
-        ItsStation station = register("HSM-E2E-2");
-        assertThat(station.enrol(ea, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
+        SimulatedStation station = register("HSM-E2E-2");
+        assertThat(ea.enrol(station, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
         double issuedBefore = EtsiEndpointsOverTlsTest.issued(aa);
 
         SoftHsm.deleteToken(TOKEN);
 
-        OutgoingRequest request = station.atRequest(ea, pki.aa, Instant.now());
+        StationMessages.Request request = LocalPki.MESSAGES.authorization(station, ea.certificate, pki.aa, SimulatedStation.CAM_DENM,
+                Protection.FULL, Instant.now());
         HttpResponse<byte[]> answer = LocalPki.send(HttpRequest.newBuilder(aaUri()).header("Content-Type", "application/x-its-request")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(request.body())).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(answer.statusCode()).as("the AA cannot decrypt without its key: a problem, no ETSI answer").isNotEqualTo(200);
@@ -94,12 +100,10 @@ class AaPkcs11EndToEndTest {
         assertThat(health()).isEqualTo(503);
     }
 
-    private static ItsStation register(String id) {
-        ItsStation station = new ItsStation(id);
-        HttpResponse<String> registered = LocalPki.send(HttpRequest.newBuilder(ea.operator("/stations"))
-                .header("Authorization", "Bearer " + LocalPki.OPERATOR_TOKEN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(station.registrationJson())).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+    private static SimulatedStation register(String id) {
+        SimulatedStation station = SimulatedStation.generate(id, EtsiCurve.NIST_P256, TestPki.RANDOM);
+        OperatorClient.Answer registered = ea.register(station);
+        assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
         return station;
     }
 

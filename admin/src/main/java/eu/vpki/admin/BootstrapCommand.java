@@ -1,5 +1,6 @@
 package eu.vpki.admin;
 
+import eu.vpki.common.http.HttpClients;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.crypto.ApiTlsCa;
@@ -8,7 +9,6 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,12 +176,8 @@ public final class BootstrapCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1);
-            if (tlsCa != null) {
-                builder.sslContext(ApiTlsCa.clientContext(tlsCa));
-            }
             String adminToken = Files.readString(secrets.resolve("admin-token")).strip();
-            RcaAdminClient admin = new RcaAdminClient(builder.build(), rca, adminToken);
+            RcaAdminClient admin = new RcaAdminClient(HttpClients.http11(Duration.ofSeconds(2)).trustingPemCa(tlsCa).build(), rca, adminToken);
             Files.createDirectories(out);
             Files.write(out.resolve("rca.cert"), admin.rcaCertificate(wait));
             char[] password = Files.readString(secrets.resolve("keystore-password")).strip().toCharArray();

@@ -17,8 +17,11 @@ import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.common.testing.SoftHsm;
 import eu.vpki.common.testing.TestTls;
 import eu.vpki.ea.testing.SimulatedAa;
-import eu.vpki.ea.testing.SimulatedStation;
 import eu.vpki.ea.testing.TestReplicas;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.operator.OperatorApplication;
 import eu.vpki.operator.web.OperatorCredentials;
 import org.junit.jupiter.api.AfterAll;
@@ -62,6 +65,7 @@ class EaPkcs11HttpTest {
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
     private static final HttpClient HTTP = TestTls.loopback().client();
     private static final String TOKEN = "ea-http-test";
+    private static final StationMessages MESSAGES = new StationMessages(TestPki.RANDOM, new DataEncryption(TestPki.RANDOM));
 
     @TempDir
     static Path dir;
@@ -143,24 +147,24 @@ class EaPkcs11HttpTest {
     @Order(1)
     void registerEnrolValidate_withTheEasKeysInTheToken() {
         assertThat(get(eaHealth).statusCode()).isEqualTo(200);
-        SimulatedStation station = new SimulatedStation("HSM-1", EtsiCurve.BRAINPOOL_P256R1);
+        SimulatedStation station = SimulatedStation.generate("HSM-1", EtsiCurve.BRAINPOOL_P256R1, TestPki.RANDOM);
         assertThat(post(operatorUrl + "/operator/v1/stations", "application/json",
-                ("{\"stations\":[{\"canonicalId\":\"HSM-1\",\"curve\":\"brainpoolP256r1\",\"publicKey\":\"" + station.publicKeyHex()
+                ("{\"stations\":[{\"canonicalId\":\"HSM-1\",\"curve\":\"brainpoolP256r1\",\"publicKey\":\"" + station.canonicalKeyHex()
                         + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes())
                 .statusCode()).isEqualTo(201);
         await().atMost(Duration.ofSeconds(10)).until(() -> ea.getBean(Replica.class).stateDigest()
                 .equals(operator.getBean(Replica.class).stateDigest()));
 
-        OutgoingRequest enrolment = station.initialRequest(eaCert, CLOCK.instant());
+        StationMessages.Request enrolment = MESSAGES.enrolment(station, eaCert, CLOCK.instant());
         HttpResponse<byte[]> enrolled = post(eaUrl + "/ea/enrolment", "application/x-its-request", enrolment.body());
         assertThat(enrolled.statusCode()).isEqualTo(200);
-        assertThat(station.readResponse(enrolled.body(), enrolment, eaCert).ok()).isTrue();
-        assertThat(station.ec().issuerId()).contains(eaCert.hashedId8());
-        assertThat(station.ec().signatureVerifies(eaCert)).isTrue();
+        assertThat(MESSAGES.readEnrolment(enrolled.body(), enrolment, eaCert).ok()).isTrue();
+        assertThat(station.enrolmentCredential().issuerId()).contains(eaCert.hashedId8());
+        assertThat(station.enrolmentCredential().signatureVerifies(eaCert)).isTrue();
 
         SimulatedAa aa = new SimulatedAa(PKI);
-        OutgoingRequest validation = aa.forward(station.atRequest(eaCert, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)), true,
-                CLOCK.instant()), eaCert, CLOCK.instant());
+        OutgoingRequest validation = aa.forward(MESSAGES.authorization(station, eaCert, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)),
+                Protection.FULL, CLOCK.instant()), eaCert, CLOCK.instant());
         HttpResponse<byte[]> validated = post(eaUrl + "/ea/authorization-validation", "application/x-its-request", validation.body());
         assertThat(validated.statusCode()).isEqualTo(200);
         assertThat(aa.read(validated.body(), validation, eaCert).confirmed()).isPresent();
@@ -169,19 +173,19 @@ class EaPkcs11HttpTest {
     @Test
     @Order(2)
     void tokenRemovedWhileServing_healthDown_andNoCertificateIssued() {
-        SimulatedStation station = new SimulatedStation("HSM-2", EtsiCurve.NIST_P256);
+        SimulatedStation station = SimulatedStation.generate("HSM-2", EtsiCurve.NIST_P256, TestPki.RANDOM);
         assertThat(post(operatorUrl + "/operator/v1/stations", "application/json",
-                ("{\"stations\":[{\"canonicalId\":\"HSM-2\",\"curve\":\"nistP256\",\"publicKey\":\"" + station.publicKeyHex()
+                ("{\"stations\":[{\"canonicalId\":\"HSM-2\",\"curve\":\"nistP256\",\"publicKey\":\"" + station.canonicalKeyHex()
                         + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes())
                 .statusCode()).isEqualTo(201);
 
         SoftHsm.deleteToken(TOKEN);
 
-        OutgoingRequest enrolment = station.initialRequest(eaCert, CLOCK.instant());
+        StationMessages.Request enrolment = MESSAGES.enrolment(station, eaCert, CLOCK.instant());
         HttpResponse<byte[]> answer = post(eaUrl + "/ea/enrolment", "application/x-its-request", enrolment.body());
         assertThat(answer.statusCode()).as("no ETSI answer can be made without the keys").isEqualTo(500);
         assertThat(new String(answer.body())).contains("500").doesNotContain("labelled");
-        assertThat(station.ec()).isNull();
+        assertThat(station.enrolmentCredential()).as("no EC").isNull();
         HttpResponse<byte[]> health = get(eaHealth);
         assertThat(health.statusCode()).isEqualTo(503);
     }

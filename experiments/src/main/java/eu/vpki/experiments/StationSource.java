@@ -1,5 +1,6 @@
 package eu.vpki.experiments;
 
+import eu.vpki.common.http.HttpClients;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.testbed.LocalCluster;
@@ -34,9 +35,7 @@ final class StationSource {
     /** Registering through the cluster's Operator number {@code operator}. */
     StationSource(HttpClient http, LocalCluster.Endpoints cluster, int operator, List<PsidSsp> permissions, String tag) {
         // the Operator speaks https only, with a certificate of the cluster's TLS CA: the registrar trusts that CA
-        this.registrar = new FleetRegistrar(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(java.time.Duration.ofSeconds(5))
-                .sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(cluster.tlsCa())).build(),
+        this.registrar = new FleetRegistrar(HttpClients.http11(java.time.Duration.ofSeconds(5)).trustingPemCa(cluster.tlsCa()).build(),
                 cluster.operators().get(operator), cluster.operatorToken());
         this.permissions = List.copyOf(permissions);
         this.prefix = "VIN-" + tag + Long.toHexString(random.nextLong() & 0xffffffffL) + "-";

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Check 7: availability, the share of operations acknowledged during each fault (from its first
+ * Check 10: availability, the share of operations acknowledged during each fault (from its first
  * action to the group's recovery) and outside any fault. Operations refused as a decision about the
  * request (a revoked station, an illegal status change) are left out; what counts against
  * availability is no answer, a 503, an EA the AA could not reach, an enrolment refused because

@@ -40,8 +40,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * different Operator replicas, each acknowledged change read back at another Operator replica with
  * its read-your-writes token; vehicles enrolling and re-enrolling at different EA replicas; vehicles
  * asking the AA for ATs (so EA replicas validate against the replicated state), preferring recently
- * revoked stations. A small share of changes race: a revocation and another change of the same
- * station sent to two Operator replicas at once.
+ * revoked stations. Half the registrations are batches of 2 to 4 new stations in one call (one
+ * replicated command: all or none). A small share of operations race ({@link Settings#raceShare()}),
+ * in three kinds drawn alike: a revocation and another change of the same station sent to two
+ * Operator replicas at once; one new station id registered at two Operator replicas at once, each
+ * with its own canonical key (two claimants of one id: at most one may be acknowledged); and the
+ * initial enrolment of one registered station sent to two EA replicas at once.
  *
  * <p>Each station is used by one operation at a time (a lock per station), so the expected state of
  * a station after an acknowledged write is known exactly; once a write to it ended without a clear
@@ -87,7 +91,8 @@ public final class ConsistencyWorkload implements AutoCloseable {
 
     /** One station and what the workload knows about it; fields other than {@code revokedAtMs} guarded by {@code lock}. */
     private static final class Slot {
-        final SimulatedStation station;
+        /** Replaced only after a race, by the claimant (registration race) or the copy (enrolment race) that got its answer. */
+        volatile SimulatedStation station;
         final ReentrantLock lock = new ReentrantLock();
         boolean registered;
         /** An Operator write may have applied without an acknowledgement, or raced: no more Operator writes. */
@@ -115,6 +120,7 @@ public final class ConsistencyWorkload implements AutoCloseable {
     private final List<Slot> stations = new CopyOnWriteArrayList<>();
     private final AtomicLong created = new AtomicLong();
     private final AtomicLong races = new AtomicLong();
+    private final AtomicLong batches = new AtomicLong();
     private final LoadRunner.Stop stop = new LoadRunner.Stop();
     private Thread runner;
     private final ExecutorService racers;
@@ -183,9 +189,13 @@ public final class ConsistencyWorkload implements AutoCloseable {
             double r = ThreadLocalRandom.current().nextDouble();
             double race = settings.raceShare();
             if (r < race) {
-                race();
+                switch (ThreadLocalRandom.current().nextInt(3)) {
+                    case 0 -> race();
+                    case 1 -> registrationRace();
+                    default -> enrolmentRace();
+                }
             } else if (r < race + 0.08 || stations.size() < 10) {
-                register();
+                register(ThreadLocalRandom.current().nextBoolean() ? 1 : 2 + pick(3));
             } else if (r < race + 0.30) {
                 change();
             } else if (r < race + 0.60) {
@@ -201,26 +211,96 @@ public final class ConsistencyWorkload implements AutoCloseable {
     // ---- Operator writes ----
 
     private void register() throws InterruptedException {
-        SimulatedStation station = SimulatedStation.generate(prefix + created.incrementAndGet(), EtsiCurve.NIST_P256, random);
-        Slot slot = new Slot(station);
+        register(1);
+    }
+
+    /**
+     * Registers {@code size} new stations in one call (one replicated command: all or none); each is
+     * recorded as its own REGISTER operation with the call's times, outcome and token, and, for a batch,
+     * the batch's id and size ({@code batch}, {@code batchSize}).
+     */
+    private void register(int size) throws InterruptedException {
+        List<Slot> slots = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            Slot slot = new Slot(SimulatedStation.generate(prefix + created.incrementAndGet(), EtsiCurve.NIST_P256, random));
+            slot.lock.lock();
+            slots.add(slot);
+        }
+        try {
+            stations.addAll(slots);
+            int o = pick(operators.size());
+            List<SimulatedStation> batch = slots.stream().map(x -> x.station).toList();
+            long invoked = history.now();
+            Call call = operatorCall(() -> operators.get(o).register(batch, AT_PERMISSIONS, MAX_EC_VALIDITY));
+            long completed = history.now();
+            String batchId = size > 1 ? "b" + batches.incrementAndGet() : null;
+            for (Slot slot : slots) {
+                Map<String, String> detail = registration(slot.station);
+                if (batchId != null) {
+                    detail.put("batch", batchId);
+                    detail.put("batchSize", Integer.toString(size));
+                }
+                Op op = record(Op.Type.REGISTER, slot.station, operatorEndpoints.get(o).name(), invoked, completed, call, detail);
+                if (op.acknowledged()) {
+                    slot.registered = true;
+                } else if (op.mayHaveApplied()) {
+                    slot.retired = true;
+                }
+            }
+        } finally {
+            slots.forEach(x -> x.lock.unlock());
+        }
+    }
+
+    /** What a registration writes: ACTIVE, the AT permissions, the station's canonical key ({@code key}, compressed, hex). */
+    private static Map<String, String> registration(SimulatedStation station) {
+        Map<String, String> detail = new LinkedHashMap<>();
+        detail.put("status", StationStatus.ACTIVE.name());
+        detail.put("permissions", Permissions.encode(AT_PERMISSIONS));
+        detail.put("key", HEX.formatHex(station.canonicalKey().publicKey().compressed()));
+        return detail;
+    }
+
+    /**
+     * One new station id registered at two Operator replicas at the same moment, each with its own
+     * canonical key: two claimants of one id. The station takes no Operator writes afterwards; it keeps
+     * the claimant that was acknowledged (the first one if both were: one of them is then lost).
+     */
+    private void registrationRace() throws InterruptedException {
+        if (operators.size() < 2) {
+            register(1);
+            return;
+        }
+        String id = prefix + created.incrementAndGet();
+        SimulatedStation one = SimulatedStation.generate(id, EtsiCurve.NIST_P256, random);
+        SimulatedStation two = SimulatedStation.generate(id, EtsiCurve.NIST_P256, random);
+        Slot slot = new Slot(one);
         slot.lock.lock();
         try {
             stations.add(slot);
-            int o = pick(operators.size());
-            long invoked = history.now();
-            Call call = operatorCall(() -> operators.get(o).register(List.of(station), AT_PERMISSIONS, MAX_EC_VALIDITY));
-            Map<String, String> detail = new LinkedHashMap<>();
-            detail.put("status", StationStatus.ACTIVE.name());
-            detail.put("permissions", Permissions.encode(AT_PERMISSIONS));
-            Op op = record(Op.Type.REGISTER, station, operatorEndpoints.get(o).name(), invoked, call, detail);
-            if (op.acknowledged()) {
-                slot.registered = true;
-            } else if (op.mayHaveApplied()) {
-                slot.retired = true;
+            String race = "r" + races.incrementAndGet();
+            int a = pick(operators.size());
+            int b = (a + 1 + pick(operators.size() - 1)) % operators.size();
+            CompletableFuture<Op> first = CompletableFuture.supplyAsync(() -> uninterrupted(() -> claim(one, a, race)), racers);
+            CompletableFuture<Op> second = CompletableFuture.supplyAsync(() -> uninterrupted(() -> claim(two, b, race)), racers);
+            Op x = first.join();
+            Op y = second.join();
+            slot.retired = true;
+            slot.registered = x.acknowledged() || y.acknowledged();
+            if (!x.acknowledged() && y.acknowledged()) {
+                slot.station = two;
             }
         } finally {
             slot.lock.unlock();
         }
+    }
+
+    private Op claim(SimulatedStation station, int o, String race) throws InterruptedException {
+        long invoked = history.now();
+        Call call = operatorCall(() -> operators.get(o).register(List.of(station), AT_PERMISSIONS, MAX_EC_VALIDITY));
+        Map<String, String> detail = registration(station);
+        detail.put("race", race);
+        return record(Op.Type.REGISTER, station, operatorEndpoints.get(o).name(), invoked, history.now(), call, detail);
     }
 
     /** One change of a station's permissions or status, then a read-your-writes read at another Operator replica. */
@@ -383,6 +463,58 @@ public final class ConsistencyWorkload implements AutoCloseable {
         }
     }
 
+    /**
+     * The initial enrolment of one registered, not yet enrolled station sent to two EA replicas at the
+     * same moment (two copies of the station with its canonical key, each with its own new EC key). The
+     * station keeps the copy that got an EC (the later answer if both did).
+     */
+    private void enrolmentRace() throws InterruptedException {
+        if (eaReplicas.size() < 2) {
+            enrol();
+            return;
+        }
+        Slot slot = lockOne(s -> s.registered && !s.station.enrolled());
+        if (slot == null) {
+            register(1);
+            return;
+        }
+        try {
+            String race = "e" + races.incrementAndGet();
+            SimulatedStation base = slot.station;
+            int a = pick(eaReplicas.size());
+            int b = (a + 1 + pick(eaReplicas.size() - 1)) % eaReplicas.size();
+            SimulatedStation copyA = new SimulatedStation(base.canonicalId(), base.canonicalKey());
+            SimulatedStation copyB = new SimulatedStation(base.canonicalId(), base.canonicalKey());
+            CompletableFuture<Op> first = CompletableFuture.supplyAsync(() -> uninterrupted(() -> initialEnrolment(copyA, a, race)), racers);
+            CompletableFuture<Op> second = CompletableFuture.supplyAsync(() -> uninterrupted(() -> initialEnrolment(copyB, b, race)), racers);
+            Op x = first.join();
+            Op y = second.join();
+            if (x.acknowledged() && (!y.acknowledged() || x.completedMs() >= y.completedMs())) {
+                slot.station = copyA;
+                slot.lastEa = x.target();
+            } else if (y.acknowledged()) {
+                slot.station = copyB;
+                slot.lastEa = y.target();
+            }
+        } finally {
+            slot.lock.unlock();
+        }
+    }
+
+    private Op initialEnrolment(SimulatedStation s, int e, String race) throws InterruptedException {
+        Endpoint target = eaReplicas.get(e);
+        ObuProtocol.Prepared p = ObuProtocol.retarget(obu.prepareEnrolment(s), target.url().resolve(ea.enrolment().getPath()));
+        Map<String, String> detail = new LinkedHashMap<>();
+        detail.put("key", HEX.formatHex(p.newKey().publicKey().compressed()));
+        detail.put("race", race);
+        long invoked = history.now();
+        Call call = obuCall(() -> obu.enrol(p));
+        if (call.outcome == Op.Outcome.ACK) {
+            detail.put("ec", s.enrolmentCredential().hashedId8().toHex());
+        }
+        return record(Op.Type.ENROL, s, target.name(), invoked, history.now(), call, detail);
+    }
+
     /** An AT request through an AA, for a recently revoked station when there is one (half the time). */
     private void authorize() throws InterruptedException {
         ThreadLocalRandom r = ThreadLocalRandom.current();
@@ -508,10 +640,15 @@ public final class ConsistencyWorkload implements AutoCloseable {
     }
 
     private Op record(Op.Type type, SimulatedStation station, String target, long invoked, Call call, Map<String, String> detail) {
+        return record(type, station, target, invoked, history.now(), call, detail);
+    }
+
+    private Op record(Op.Type type, SimulatedStation station, String target, long invoked, long completed, Call call,
+                      Map<String, String> detail) {
         if (call.problem() != null) {
             detail.put("problem", call.problem().length() > 300 ? call.problem().substring(0, 300) : call.problem());
         }
-        Op op = new Op(history.nextId(), type, station.canonicalId(), target, invoked, history.now(), call.outcome(), call.code(),
+        Op op = new Op(history.nextId(), type, station.canonicalId(), target, invoked, completed, call.outcome(), call.code(),
                 call.token(), detail);
         history.add(op);
         return op;

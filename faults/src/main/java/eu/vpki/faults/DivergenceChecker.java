@@ -19,7 +19,15 @@ import java.util.TreeSet;
  * The applied table (last sequence number per origin) is compared too but counted apart from the
  * keys. Each differing key is put down to the fault that could have caused it: that of the last
  * write touching the key (or the station it belongs to). Every mode promises equal replicas once the
- * faults stop (docs/replication.md), so each differing key is a violation.
+ * faults stop (docs/replication.md), so each differing key is a violation. A replica that could not be
+ * read is a violation too (it cannot be shown equal), and fewer than two readable replicas fail the
+ * check (nothing was compared).
+ *
+ * <p>The replicas' command logs (one Redis stream per origin, {@code <applied table>:log:<origin>}) are
+ * not compared: {@link ReplicaState} holds what {@code RedisStateMachine.contents()} returns, the managed
+ * keys and the applied table, and the replication library gives no reader of the logs outside its
+ * package ({@code CommandLog} is package-private). A hole in a log is seen only through its effects
+ * (a replica behind, {@link SequenceChecker}).
  */
 final class DivergenceChecker implements Checker {
     @Override
@@ -29,8 +37,17 @@ final class DivergenceChecker implements Checker {
         List<Finding> findings = new ArrayList<>();
         figures.put("replicasRead", (long) readable.size());
         figures.put("distinctDigests", readable.stream().map(ReplicaState::digest).distinct().count());
+        for (ReplicaState s : run.states()) {
+            if (!s.readable()) {
+                findings.add(new Finding(Check.DIVERGENCE, -1, "replica " + s.replica(),
+                        "could not be read (" + s.error() + "): it cannot be shown equal to the others", true, -1));
+            }
+        }
+        figures.put("unreadableReplicas", (long) findings.size());
         if (readable.size() < 2) {
-            return new CheckResult(Check.DIVERGENCE, findings, figures, "fewer than two replicas could be read");
+            findings.add(new Finding(Check.DIVERGENCE, -1, "replicas", readable.size() + " of " + run.states().size()
+                    + " replicas could be read: nothing to compare", true, -1));
+            return new CheckResult(Check.DIVERGENCE, findings, figures, "");
         }
         Attribution attribution = new Attribution(run.faults());
         Writes writes = new Writes(run.ops());

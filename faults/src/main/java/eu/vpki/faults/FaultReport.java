@@ -16,7 +16,8 @@ import java.util.TreeMap;
 public final class FaultReport {
     /** Every check, in report order. */
     static final List<Checker> CHECKERS = List.of(new LostWritesChecker(), new DivergenceChecker(), new ReadYourWritesChecker(),
-            new StaleValidationChecker(), new MinorityWritesChecker(), new SequenceChecker(), new AvailabilityChecker());
+            new StaleValidationChecker(), new MinorityWritesChecker(), new ActiveEcChecker(), new SequenceChecker(), new LivenessChecker(),
+            new ResourceChecker(), new AvailabilityChecker());
 
     /** A promise's verdict. */
     public enum Verdict { KEPT, VIOLATED, NOT_MEASURED, NO_PROMISE }
@@ -43,12 +44,19 @@ public final class FaultReport {
     /**
      * One row of the table: one mode and one fault kind ("none": outside any fault; "all": the whole
      * runs). {@code stale} counts every stale validation, {@code staleOnLostRevocation} those on
-     * stations whose revocation was lost (valid for good); {@code maxStalenessMs} covers the others.
+     * stations whose revocation was lost (valid for good); {@code maxStalenessMs} covers the others;
+     * {@code activeEcViolations} station/replica pairs without exactly one ACTIVE EC, {@code livenessViolations}
+     * replicas late or out of service after the heal, {@code unreadableReplicas} replicas whose state could
+     * not be read (put down to no fault: they count in the "none" and "all" rows), {@code resourceViolations} heaps
+     * near their maximum or command logs left untrimmed; {@code peakHeapMb} and {@code peakLogEntries} are the runs'
+     * peaks, in the "all" row only (0 elsewhere).
      */
     public record Row(String mode, String fault, int injected, int skipped, int unrecovered, long meanFaultMs, long ops,
                       double availability,
                       long lost, long lostAllowed, long divergentKeys, long rywViolations, long stale, long staleViolations,
-                      long staleOnLostRevocation, long maxStalenessMs, long minorityAcks, long sequenceViolations) {
+                      long staleOnLostRevocation, long maxStalenessMs, long minorityAcks, long sequenceViolations,
+                      long activeEcViolations, long livenessViolations, long unreadableReplicas, long resourceViolations,
+                      long peakHeapMb, long peakLogEntries) {
     }
 
     /** A promise of one mode next to what was measured. */
@@ -149,6 +157,12 @@ public final class FaultReport {
         long maxStale = 0;
         long minority = 0;
         long sequence = 0;
+        long activeEc = 0;
+        long liveness = 0;
+        long unreadable = 0;
+        long resources = 0;
+        long peakHeap = 0;
+        long peakLog = 0;
         boolean all = fault.equals("all");
         for (RunResult run : runs) {
             Map<Integer, FaultKind> kinds = new TreeMap<>();
@@ -181,7 +195,7 @@ public final class FaultReport {
                 }
             }
             for (Finding f : run.results().get(Check.LOST_WRITES).findings()) {
-                if (mine.test(f)) {
+                if (mine.test(f) && !LostWritesChecker.unreadable(f)) {
                     lost++;
                     if (!f.violation()) {
                         lostAllowed++;
@@ -206,11 +220,20 @@ public final class FaultReport {
             }
             minority += run.results().get(Check.MINORITY_WRITES).findings().stream().filter(mine).count();
             sequence += run.results().get(Check.SEQUENCE).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
+            activeEc += run.results().get(Check.ONE_ACTIVE_EC).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
+            liveness += run.results().get(Check.LIVENESS).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
+            unreadable += run.results().get(Check.LOST_WRITES).findings().stream()
+                    .filter(f -> LostWritesChecker.unreadable(f) && mine.test(f)).count();
+            resources += run.results().get(Check.RESOURCES).findings().stream().filter(f -> f.violation() && mine.test(f)).count();
+            if (all) {
+                peakHeap = Math.max(peakHeap, run.results().get(Check.RESOURCES).figure("peakHeapMb"));
+                peakLog = Math.max(peakLog, run.results().get(Check.RESOURCES).figure("peakLogEntries"));
+            }
         }
         double availability = ops == 0 ? -1 : 100.0 * acknowledged / ops;
         return new Row(mode, fault, injected, skipped, unrecovered, injected == 0 ? 0 : faultMs / injected, ops, availability, lost,
                 lostAllowed, divergent, ryw, stale,
-                staleViolations, staleOnLost, maxStale, minority, sequence);
+                staleViolations, staleOnLost, maxStale, minority, sequence, activeEc, liveness, unreadable, resources, peakHeap, peakLog);
     }
 
 
@@ -252,11 +275,12 @@ public final class FaultReport {
         String text = switch (r.check()) {
             case LOST_WRITES -> r.figure("lost") + " of " + r.figure("acknowledgedWrites") + " acknowledged writes lost ("
                     + r.figure("lostEverywhere") + " on every replica; " + r.figure("lostWithOriginCrash")
-                    + " with an origin crash within " + LostWritesChecker.ASYNC_CRASH_WINDOW_MS + " ms); refused enrolments stored anyway: "
+                    + " died with their origin, ASYNC); unreadable replicas: " + r.figure("unreadableReplicas") + "; refused enrolments stored anyway: "
                     + r.figure("refusedEnrolmentsStored");
             case DIVERGENCE -> r.figure("differingKeys") + " of " + r.figure("keys") + " keys differ, " + r.figure("distinctDigests")
                     + " distinct digests over " + r.figure("replicasRead") + " replicas"
-                    + (r.figure("appliedTableDiffers") > 0 ? ", applied tables differ" : "");
+                    + (r.figure("appliedTableDiffers") > 0 ? ", applied tables differ" : "")
+                    + (r.figure("unreadableReplicas") > 0 ? ", " + r.figure("unreadableReplicas") + " replicas unreadable" : "");
             case READ_YOUR_WRITES -> r.violations() + " violations in " + r.figure("judged") + " reads judged ("
                     + r.figure("notYetApplied") + " answered 503 not-yet-applied)";
             case STALE_VALIDATIONS -> r.figure("stale") + " stale of " + r.figure("requestsAfterRevocation")
@@ -265,8 +289,16 @@ public final class FaultReport {
                     + " ms, median " + r.figure("medianStalenessMs") + " ms";
             case MINORITY_WRITES -> r.figure("minorityAcknowledged") + " acknowledged on the minority side in " + r.figure("partitions")
                     + " partitions (" + r.figure("afterFailureDetection") + " after failure detection)";
+            case ONE_ACTIVE_EC -> r.figure("multipleActive") + " station/replica pairs with several ACTIVE ECs, " + r.figure("noActive")
+                    + " with none, " + r.figure("pointerMismatch") + " whose pointer names another EC (" + r.figure("stationsWithEcs")
+                    + " stations with ECs)";
             case SEQUENCE -> r.figure("reused") + " tokens reused, " + r.figure("skipped") + " skipped commands, " + r.figure("behind")
                     + " replica/origin pairs behind (" + r.figure("tokens") + " tokens)";
+            case LIVENESS -> r.figure("late") + " of " + r.figure("replicas") + " replicas late or never serving, " + r.figure("gaps")
+                    + " gaps; slowest to serve after the heal " + r.figure("maxMsToServe") + " ms (" + r.figure("samples") + " probes)";
+            case RESOURCES -> "peak heap " + r.figure("peakHeapMb") + " MB, peak Redis memory " + r.figure("peakRedisMb")
+                    + " MB, peak command log " + r.figure("peakLogEntries") + " entries, " + r.figure("finalLogEntries") + " at the read ("
+                    + r.figure("samples") + " samples, " + r.figure("unanswered") + " incomplete)";
             case AVAILABILITY -> {
                 long ops = 0;
                 long ok = 0;

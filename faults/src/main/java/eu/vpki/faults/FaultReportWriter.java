@@ -38,7 +38,7 @@ public final class FaultReportWriter {
 
     // ---- text ----
 
-    private static final String ROW_FORMAT = "%-14s %-22s %4s %4s %5s %6s %7s %6s %6s %9s %8s %5s %6s %7s %7s %8s %6s %5s%n";
+    private static final String ROW_FORMAT = "%-14s %-22s %4s %4s %5s %6s %7s %6s %6s %9s %8s %5s %6s %7s %7s %8s %6s %5s %5s %5s %6s %4s %7s %8s%n";
 
     public static String text(FaultReport report) {
         StringBuilder b = new StringBuilder();
@@ -56,13 +56,15 @@ public final class FaultReportWriter {
             }
         }
         b.append('\n').append(String.format(Locale.ROOT, ROW_FORMAT, "mode", "fault", "inj", "skip", "unrec", "mean s", "ops", "avail%",
-                "lost", "(allowed)", "div.keys", "RYW", "stale", "(viol)", "lostrev", "max ms", "minor", "seq"));
+                "lost", "(allowed)", "div.keys", "RYW", "stale", "(viol)", "lostrev", "max ms", "minor", "seq", "1ec", "live", "unread", "res", "heap MB", "log max"));
         for (FaultReport.Row r : report.rows()) {
             b.append(String.format(Locale.ROOT, ROW_FORMAT, r.mode(), r.fault(), count(r.injected(), r), count(r.skipped(), r),
                     count(r.unrecovered(), r), r.fault().equals(AvailabilityChecker.NONE) ? "-" : String.format(Locale.ROOT, "%.1f",
                             r.meanFaultMs() / 1000.0), r.ops(), r.availability() < 0 ? "-" : String.format(Locale.ROOT, "%.1f", r.availability()),
                     r.lost(), "(" + r.lostAllowed() + ")", r.divergentKeys(), r.rywViolations(), r.stale(), "(" + r.staleViolations() + ")",
-                    r.staleOnLostRevocation(), r.maxStalenessMs(), r.minorityAcks(), r.sequenceViolations()));
+                    r.staleOnLostRevocation(), r.maxStalenessMs(), r.minorityAcks(), r.sequenceViolations(), r.activeEcViolations(),
+                    r.livenessViolations(), r.unreadableReplicas(), r.resourceViolations(), r.fault().equals("all") ? r.peakHeapMb() : "-",
+                    r.fault().equals("all") ? r.peakLogEntries() : "-"));
         }
         b.append("\npromised (docs) vs measured\n");
         String mode = null;
@@ -174,6 +176,12 @@ public final class FaultReportWriter {
             n.put("maxStalenessMs", row.maxStalenessMs());
             n.put("minorityAcknowledged", row.minorityAcks());
             n.put("sequenceViolations", row.sequenceViolations());
+            n.put("activeEcViolations", row.activeEcViolations());
+            n.put("livenessViolations", row.livenessViolations());
+            n.put("unreadableReplicas", row.unreadableReplicas());
+            n.put("resourceViolations", row.resourceViolations());
+            n.put("peakHeapMb", row.peakHeapMb());
+            n.put("peakLogEntries", row.peakLogEntries());
         }
         ArrayNode promises = root.putArray("promises");
         for (FaultReport.Promise p : report.promises()) {
@@ -208,7 +216,7 @@ public final class FaultReportWriter {
                 .append("<th>injected</th><th>skipped</th><th>not recovered</th><th>mean duration s</th><th>operations</th><th>available %</th>")
                 .append("<th>lost (allowed)</th>")
                 .append("<th>divergent keys</th><th>RYW violations</th><th>stale (violations)</th><th>of them on a lost revocation</th><th>max staleness ms (others)</th>")
-                .append("<th>minority acks</th><th>sequence</th></tr>\n");
+                .append("<th>minority acks</th><th>sequence</th><th>one ACTIVE EC</th><th>liveness</th><th>unreadable replicas</th><th>resources</th><th>peak heap MB</th><th>peak command log</th></tr>\n");
         for (FaultReport.Row r : report.rows()) {
             boolean none = r.fault().equals(AvailabilityChecker.NONE);
             b.append("<tr><td class=\"l\">").append(esc(r.mode())).append("</td><td class=\"l\">").append(esc(r.fault())).append("</td>")
@@ -225,7 +233,13 @@ public final class FaultReportWriter {
                     .append(cell(Long.toString(r.staleOnLostRevocation()), r.staleOnLostRevocation() > 0))
                     .append(cell(Long.toString(r.maxStalenessMs()), false))
                     .append(cell(Long.toString(r.minorityAcks()), r.minorityAcks() > 0))
-                    .append(cell(Long.toString(r.sequenceViolations()), r.sequenceViolations() > 0)).append("</tr>\n");
+                    .append(cell(Long.toString(r.sequenceViolations()), r.sequenceViolations() > 0))
+                    .append(cell(Long.toString(r.activeEcViolations()), r.activeEcViolations() > 0))
+                    .append(cell(Long.toString(r.livenessViolations()), r.livenessViolations() > 0))
+                    .append(cell(Long.toString(r.unreadableReplicas()), r.unreadableReplicas() > 0))
+                    .append(cell(Long.toString(r.resourceViolations()), r.resourceViolations() > 0))
+                    .append(cell(r.fault().equals("all") ? Long.toString(r.peakHeapMb()) : "-", false))
+                    .append(cell(r.fault().equals("all") ? Long.toString(r.peakLogEntries()) : "-", false)).append("</tr>\n");
         }
         b.append("</table>\n<h2>Promised (docs) vs measured</h2>\n<table><tr><th class=\"l\">mode</th><th class=\"l\">check</th>")
                 .append("<th class=\"l\">verdict</th><th class=\"l\">promised</th><th class=\"l\">measured</th></tr>\n");

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
 /**
  * One run of one consistency mode: starts the cluster on the given network, runs the workload,
  * injects the seeded schedule of faults one after the other, stops the workload, heals everything,
- * waits a quiet period, reads every replica's Redis, and writes the history file. The checks run
+ * waits a quiet period (probing every replica's health about once a second from the heal on), reads
+ * every replica's Redis, and writes the history file. The checks run
  * on the returned {@link RunRecord} (and on the file, later, with {@code --recheck}).
  */
 public final class FaultRun {
@@ -54,6 +55,11 @@ public final class FaultRun {
             counts = Map.copyOf(counts);
         }
     }
+
+    /** How often each replica's health is probed from the heal until the state is read. */
+    static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
+    /** How often each replica's heap, Redis memory and command log are sampled through the run. */
+    static final Duration RESOURCE_INTERVAL = Duration.ofSeconds(5);
 
     /** A test's hook between the quiet period and the reading of the replicas (to inject a fault a checker must find). */
     @FunctionalInterface
@@ -99,6 +105,15 @@ public final class FaultRun {
         List<FaultEvent> events = new ArrayList<>();
         List<ReplicaState> states = new ArrayList<>();
         List<RunRecord.IssuedToken> tokens = new ArrayList<>();
+        // the replicas' health from the heal until their state is read (LivenessChecker)
+        java.util.concurrent.ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(
+                ConsistencyWorkload.daemon("faults-liveness"));
+        List<RunRecord.Sample> samples = java.util.Collections.synchronizedList(new ArrayList<>());
+        // heap, Redis memory and command-log size of every replica through the run (ResourceChecker)
+        java.util.concurrent.ScheduledExecutorService resourceSampler = Executors.newSingleThreadScheduledExecutor(
+                ConsistencyWorkload.daemon("faults-resources"));
+        List<RunRecord.Resources> resources = java.util.Collections.synchronizedList(new ArrayList<>());
+        long healedMs;
         try (LocalCluster cluster = LocalCluster.start(spec, network, log)) {
             LocalCluster.Endpoints e = cluster.endpoints();
             // trusts the cluster's TLS CA: the Operators speak https only
@@ -108,6 +123,14 @@ public final class FaultRun {
             FaultInjector injector = new FaultInjector(cluster.replicas(), network, http, history, spec.order().equals("TOTAL"),
                     FaultInjector.Limits.defaults(), log);
             workload.start();
+            String logPrefix = FleetKeys.KEYSPACE.logKey("");
+            resourceSampler.scheduleWithFixedDelay(() -> cluster.replicas().forEach(r -> {
+                try {
+                    resources.add(injector.views().resources(r, logPrefix, history::now));
+                } catch (RuntimeException failed) {
+                    resources.add(new RunRecord.Resources(r.name(), history.now(), -1, -1, -1, -1));
+                }
+            }), 0, RESOURCE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             try {
                 TimeUnit.MILLISECONDS.sleep(config.warmup().toMillis());
                 if (during != null) {
@@ -126,6 +149,18 @@ public final class FaultRun {
             } finally {
                 log.accept("stopping the workload");
                 workload.close();
+                healedMs = history.now();
+                sampler.scheduleWithFixedDelay(() -> cluster.replicas().forEach(r -> {
+                    try {
+                        RunRecord.Sample sample = injector.views().serving(r, history::now);
+                        if (sample != null) {
+                            samples.add(sample);
+                        }
+                    } catch (RuntimeException failed) {
+                        // one failed probe must not end the sampling (a scheduled task that throws is not run again)
+                        samples.add(new RunRecord.Sample(r.name(), history.now(), false, "probe failed: " + failed));
+                    }
+                }), 0, SAMPLE_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
                 if (!injector.restoreAll()) {
                     log.accept("the group did not show one whole view after restoring every replica");
                 }
@@ -135,6 +170,12 @@ public final class FaultRun {
             if (beforeRead != null) {
                 beforeRead.accept(cluster, history.ops());
             }
+            sampler.shutdownNow();
+            sampler.awaitTermination(10, TimeUnit.SECONDS);
+            resourceSampler.shutdownNow();
+            resourceSampler.awaitTermination(10, TimeUnit.SECONDS);
+            // the last word on every replica's resources, taken after the quiet period, just before the read
+            cluster.replicas().forEach(r -> resources.add(injector.views().resources(r, logPrefix, history::now)));
             for (ReplicaNode r : cluster.replicas()) {
                 states.add(read(r));
                 if (r.kind() == ReplicaNode.Kind.EA && r.jvm() != null) {
@@ -145,12 +186,18 @@ public final class FaultRun {
                     network.partitionable(), config.failureDetection().toMillis(), config.quiet().toMillis(),
                     cluster.replicas().stream().map(ReplicaNode::name).toList(), spec.groupSize(), started,
                     history.now(), schedule, settings(config, e, workload));
-            RunRecord record = new RunRecord(info, history.ops(), events, tokens, states);
+            List<RunRecord.Sample> sorted = new ArrayList<>(samples);
+            sorted.sort(java.util.Comparator.comparingLong(RunRecord.Sample::atMs));
+            List<RunRecord.Resources> sampled = new ArrayList<>(resources);
+            sampled.sort(java.util.Comparator.comparingLong(RunRecord.Resources::atMs));
+            RunRecord record = new RunRecord(info, history.ops(), events, tokens, states, new RunRecord.Serving(healedMs, sorted), sampled);
             Path file = config.outDir().resolve(historyName(spec, config.seed()));
             HistoryFile.write(file, record);
             log.accept("history written to " + file);
             return new Result(record, file);
         } catch (Exception failure) {
+            sampler.shutdownNow();
+            resourceSampler.shutdownNow();
             // keep what was recorded so far: a failed run is still evidence
             if (!history.ops().isEmpty()) {
                 Path partial = config.outDir().resolve(historyName(spec, config.seed()).replace(".history", ".partial.history"));

@@ -79,6 +79,91 @@ public final class GroupViews {
         }
     }
 
+    /**
+     * One probe of whether the replica serves: its health on the management port answers UP (in a
+     * majority view, with its Redis), the condition the harness waits for after starting a replica.
+     * Stamped with {@code now} when the answer came or the probe gave up (2 s). Null when the probe was
+     * interrupted: the sampling is being stopped, and that says nothing of the replica.
+     */
+    RunRecord.Sample serving(ReplicaNode replica, java.util.function.LongSupplier now) {
+        if (replica.jvm() == null || !replica.jvmRunning()) {
+            return new RunRecord.Sample(replica.name(), now.getAsLong(), false, "not running");
+        }
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(replica.jvm().managementUrl().resolve(URI.create("/actuator/health")))
+                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            boolean up = r.statusCode() == 200 && r.body().contains("\"UP\"");
+            String status = JSON.readTree(r.body()).path("status").asText("");
+            return new RunRecord.Sample(replica.name(), now.getAsLong(), up, up ? "" : "health " + r.statusCode() + " " + status);
+        } catch (IOException | RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return null; // the sampling is being stopped: the failure is the interrupt's, not the replica's
+            }
+            return new RunRecord.Sample(replica.name(), now.getAsLong(), false, "no answer (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /**
+     * One sample of the replica's resources: heap used and its maximum from its actuator metrics, its
+     * Redis's {@code used_memory}, and the entries of its command log (every stream under
+     * {@code logPrefix}); -1 for what could not be read.
+     */
+    RunRecord.Resources resources(ReplicaNode replica, String logPrefix, java.util.function.LongSupplier now) {
+        long heapUsed = -1;
+        long heapMax = -1;
+        if (replica.jvm() != null && replica.jvmRunning() && !replica.jvm().isPaused()) {
+            heapUsed = metric(replica, "jvm.memory.used");
+            heapMax = metric(replica, "jvm.memory.max");
+        }
+        long redisUsed = -1;
+        long logEntries = -1;
+        if (replica.redisRunning()) {
+            try (redis.clients.jedis.Jedis jedis = replica.redis().connect(2_000)) {
+                for (String line : jedis.info("memory").split("\r?\n")) {
+                    if (line.startsWith("used_memory:")) {
+                        redisUsed = Long.parseLong(line.substring("used_memory:".length()).strip());
+                    }
+                }
+                long entries = 0;
+                redis.clients.jedis.params.ScanParams params = new redis.clients.jedis.params.ScanParams().match(logPrefix + "*").count(100);
+                String cursor = redis.clients.jedis.params.ScanParams.SCAN_POINTER_START;
+                do {
+                    redis.clients.jedis.resps.ScanResult<String> page = jedis.scan(cursor, params);
+                    for (String key : page.getResult()) {
+                        entries += jedis.xlen(key);
+                    }
+                    cursor = page.getCursor();
+                } while (!cursor.equals(redis.clients.jedis.params.ScanParams.SCAN_POINTER_START));
+                logEntries = entries;
+            } catch (RuntimeException e) {
+                // down, paused or busy: unknown this time
+            }
+        }
+        return new RunRecord.Resources(replica.name(), now.getAsLong(), heapUsed, heapMax, redisUsed, logEntries);
+    }
+
+    /** A heap metric of the replica's actuator (area heap, summed over its pools), -1 if it does not answer. */
+    private long metric(ReplicaNode replica, String name) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(replica.jvm().managementUrl()
+                            .resolve(URI.create("/actuator/metrics/" + name + "?tag=area:heap")))
+                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                return -1;
+            }
+            JsonNode m = JSON.readTree(r.body()).path("measurements");
+            return m.isEmpty() ? -1 : (long) m.get(0).path("value").asDouble(-1);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
     /** The latest view line in the replica's log, if any. */
     Optional<View> latest(ReplicaNode replica) {
         if (replica.jvm() == null) {

@@ -29,7 +29,10 @@ import java.util.zip.GZIPOutputStream;
 /**
  * The history file of a run: gzip-compressed JSON lines, one record per line, each with a
  * {@code "kind"}: {@code run} (settings, seed, schedule) first, then {@code op}, {@code fault},
- * {@code token} and {@code state} (one per replica: digest, applied table, every managed key).
+ * {@code token}, {@code state} (one per replica: digest, applied table, every managed key), and
+ * {@code healed} (when the harness restored everything) followed by the {@code sample}s of the
+ * replicas' health from then on, and {@code resources} samples (heap, Redis memory, command log)
+ * taken through the run (both absent in older files: not measured).
  * Plain enough to read with {@code zcat | jq}; {@link #read} gives back the {@link RunRecord}.
  */
 public final class HistoryFile {
@@ -64,6 +67,32 @@ public final class HistoryFile {
             for (ReplicaState s : run.states()) {
                 line(out, state(s));
             }
+            for (RunRecord.Resources r : run.resources()) {
+                ObjectNode n = JSON.createObjectNode();
+                n.put("kind", "resources");
+                n.put("replica", r.replica());
+                n.put("atMs", r.atMs());
+                n.put("heapUsed", r.heapUsed());
+                n.put("heapMax", r.heapMax());
+                n.put("redisUsed", r.redisUsed());
+                n.put("logEntries", r.logEntries());
+                line(out, n);
+            }
+            if (run.serving() != null) {
+                ObjectNode healed = JSON.createObjectNode();
+                healed.put("kind", "healed");
+                healed.put("atMs", run.serving().healedMs());
+                line(out, healed);
+                for (RunRecord.Sample sample : run.serving().samples()) {
+                    ObjectNode n = JSON.createObjectNode();
+                    n.put("kind", "sample");
+                    n.put("replica", sample.replica());
+                    n.put("atMs", sample.atMs());
+                    n.put("serving", sample.serving());
+                    n.put("detail", sample.detail());
+                    line(out, n);
+                }
+            }
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
@@ -74,6 +103,9 @@ public final class HistoryFile {
         List<FaultEvent> faults = new ArrayList<>();
         List<RunRecord.IssuedToken> tokens = new ArrayList<>();
         List<ReplicaState> states = new ArrayList<>();
+        long healed = -1;
+        List<RunRecord.Sample> samples = new ArrayList<>();
+        List<RunRecord.Resources> resources = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)),
                 StandardCharsets.UTF_8))) {
             String text;
@@ -89,6 +121,11 @@ public final class HistoryFile {
                     case "token" -> tokens.add(new RunRecord.IssuedToken(n.get("token").asText(), n.get("ec").asText(),
                             n.get("station").asText(), n.get("replica").asText()));
                     case "state" -> states.add(state(n));
+                    case "healed" -> healed = n.get("atMs").asLong();
+                    case "resources" -> resources.add(new RunRecord.Resources(n.get("replica").asText(), n.get("atMs").asLong(),
+                            n.get("heapUsed").asLong(), n.get("heapMax").asLong(), n.get("redisUsed").asLong(), n.get("logEntries").asLong()));
+                    case "sample" -> samples.add(new RunRecord.Sample(n.get("replica").asText(), n.get("atMs").asLong(),
+                            n.get("serving").asBoolean(), n.get("detail").asText()));
                     default -> throw new IOException("unknown record kind in " + file + ": " + n.get("kind"));
                 }
             }
@@ -96,7 +133,7 @@ public final class HistoryFile {
         if (info == null) {
             throw new IOException(file + " holds no run record: not a history file");
         }
-        return new RunRecord(info, ops, faults, tokens, states);
+        return new RunRecord(info, ops, faults, tokens, states, healed < 0 ? null : new RunRecord.Serving(healed, samples), resources);
     }
 
     private static void line(BufferedWriter out, ObjectNode node) throws IOException {

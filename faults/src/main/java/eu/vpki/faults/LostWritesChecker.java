@@ -16,31 +16,62 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Check 1: acknowledged writes lost. On every replica, after the quiet period:
+ * Check 1: acknowledged writes lost. On every replica, after the quiet period, per register:
  * <ul>
- *   <li>an acknowledged registration: the station's record and its membership in the operator's fleet;</li>
- *   <li>an acknowledged revocation: the station REVOKED (final, whatever else was written);</li>
- *   <li>otherwise the station's status and permissions: those of its last acknowledged write, or of
- *       a write that may have applied (no clear answer) or ran concurrently with it; a revocation that
- *       may have applied and raced with a permission change may have read the record with that change
- *       in it (the Operator revokes the record as it reads it): REVOKED with either write's permissions;</li>
+ *   <li>an acknowledged registration: the station's record, with the canonical key it was acknowledged with
+ *       (two claimants of one id, racing at two Operator replicas, may not both be acknowledged), and its
+ *       membership in the operator's fleet; a batch registration (one command) is on every replica whole
+ *       or absent, whatever its outcome ("batch torn");</li>
+ *   <li>the station's <b>status register</b> (the station record, written by REGISTER, SUSPEND,
+ *       REACTIVATE, REVOKE): REVOKED once a revocation was acknowledged (REVOKED is terminal); otherwise
+ *       the status of its last acknowledged status write, or of a status write that may have applied (no
+ *       clear answer) or ran concurrently with it; a revocation that may have applied allows REVOKED
+ *       whatever came after it (a terminal put);</li>
+ *   <li>the station's <b>permissions register</b> (written by REGISTER and PERMISSIONS; read as the
+ *       services read it, {@code StationRecord.encodedPermissions}): the permissions of its last
+ *       acknowledged permission write, or of one that may have applied or ran concurrently with it.
+ *       Checked whatever the status register holds, after an acknowledged revocation too: a revocation
+ *       racing an acknowledged permission change does not excuse losing the change
+ *       ({@code REVOKED + P1} after an acknowledged {@code P2} is a loss of {@code P2});</li>
  *   <li>an acknowledged EC: its record, SUPERSEDED once a later enrolment of the station was
- *       acknowledged, and the station's latest-EC pointer naming the last acknowledged EC (or one
- *       issued later whose answer was lost).</li>
+ *       acknowledged (ACTIVE unless a later or racing enrolment may have applied), and the station's
+ *       latest-EC pointer naming the last acknowledged EC, or that of a later or racing enrolment that
+ *       may have applied (any but an older acknowledged EC when such an enrolment's EC is unknown).</li>
  * </ul>
- * A write missing or overwritten on any replica counts once, with the replicas where it is lost.
- * In ASYNC propagation a loss is expected (docs/replication.md) when the write's origin crashed
- * before its multicast got out: a lost write whose origin was killed (JVM or redis-server) within
- * {@link #ASYNC_CRASH_WINDOW_MS} after acknowledging it is reported, with the milliseconds before
- * the crash, but not as a violation. Also counted, not as violations: refused enrolments whose EC
- * was stored anyway.
+ * A write missing or overwritten on any replica counts once, with the replicas where it is lost. A
+ * replica whose state could not be read is a failure of the check (a violation, subject
+ * {@code replica <name>}): what it holds cannot be shown.
+ *
+ * <p><b>The ASYNC excuse.</b> docs/replication.md allows ASYNC to lose the writes of "an origin whose
+ * multicast reached no other replica before the origin crashed" and whose own Redis lost them. A lost
+ * ASYNC write is excused (reported, not a violation) only when the history shows exactly that
+ * ({@link #asyncExcuse}):
+ * <ol>
+ *   <li>its command is known: the write's token {@code seq@origin} (the Operator's answer, or the EA's
+ *       audit event for the EC); without it nothing can be shown and the loss is a violation;</li>
+ *   <li>the origin's JVM was killed after the acknowledgement (a {@code killed} or {@code stalest-killed}
+ *       step of a fault targeting the replica that acknowledged it; a redis-server kill does not stop a
+ *       live JVM's multicast and excuses nothing);</li>
+ *   <li>the command reached no other replica: every other replica was read and its applied sequence
+ *       number for that origin is below the command's (a replica delivers an origin's commands in order,
+ *       so one that received it, or anything the origin sent after it, would have applied it);</li>
+ *   <li>the origin's own Redis lost it too: the loss is found on the origin's replica, when the origin
+ *       is one of the replicas read.</li>
+ * </ol>
+ * Also counted, not as violations: refused enrolments whose EC was stored anyway.
  */
 final class LostWritesChecker implements Checker {
-    static final long ASYNC_CRASH_WINDOW_MS = 1_000;
     private static final HexFormat HEX = HexFormat.of();
+    private static final String UNREADABLE = "replica ";
+    private static final java.util.Set<String> JVM_KILLS = java.util.Set.of("killed", "stalest-killed");
 
     /** One acknowledged write missing or overwritten on some replicas. */
     record Loss(Op write, String what, String expected, Map<String, String> found) {
+    }
+
+    /** Whether a finding of this check is a replica that could not be read (not a lost write). */
+    static boolean unreadable(Finding f) {
+        return f.check() == Check.LOST_WRITES && f.subject().startsWith(UNREADABLE);
     }
 
     @Override
@@ -48,10 +79,16 @@ final class LostWritesChecker implements Checker {
         List<Loss> losses = losses(run);
         Attribution attribution = new Attribution(run.faults());
         List<Finding> findings = new ArrayList<>();
+        for (ReplicaState s : run.states()) {
+            if (!s.readable()) {
+                findings.add(new Finding(Check.LOST_WRITES, -1, UNREADABLE + s.replica(),
+                        "could not be read (" + s.error() + "): the writes it should hold cannot be checked", true, -1));
+            }
+        }
         long excused = 0;
         for (Loss loss : losses) {
-            long beforeCrash = run.info().sync() ? -1 : msBeforeOriginCrash(run, loss.write());
-            boolean expected = beforeCrash >= 0 && beforeCrash <= ASYNC_CRASH_WINDOW_MS;
+            long beforeCrash = asyncExcuse(run, loss);
+            boolean expected = beforeCrash >= 0;
             if (expected) {
                 excused++;
             }
@@ -59,8 +96,8 @@ final class LostWritesChecker implements Checker {
             findings.add(new Finding(Check.LOST_WRITES, attribute(attribution, w),
                     "op " + w.id() + " " + w.type() + " " + w.station() + " via " + w.target(),
                     loss.what() + ": expected " + loss.expected() + "; found " + loss.found()
-                            + (beforeCrash >= 0 ? "; origin crashed " + beforeCrash + " ms after the ack" : "")
-                            + (expected ? " (ASYNC: allowed)" : ""),
+                            + (expected ? "; origin killed " + beforeCrash + " ms after the ack, its command applied by no other"
+                            + " replica (ASYNC: allowed)" : ""),
                     !expected, beforeCrash));
         }
         Map<String, Long> figures = new LinkedHashMap<>();
@@ -68,8 +105,9 @@ final class LostWritesChecker implements Checker {
         figures.put("lost", (long) losses.size());
         figures.put("lostEverywhere", losses.stream().filter(l -> l.found().size() == readable(run)).count());
         figures.put("lostWithOriginCrash", excused);
+        figures.put("unreadableReplicas", run.states().stream().filter(s -> !s.readable()).count());
         figures.put("refusedEnrolmentsStored", refusedButStored(run));
-        String note = run.states().stream().anyMatch(s -> !s.readable()) ? "some replicas could not be read" : "";
+        String note = run.states().isEmpty() ? "no replica state recorded: not measured" : "";
         return new CheckResult(Check.LOST_WRITES, findings, figures, note);
     }
 
@@ -103,6 +141,7 @@ final class LostWritesChecker implements Checker {
                 checkStation(state, e.getKey(), e.getValue(), operatorId, out);
                 checkEcs(state, e.getKey(), e.getValue(), out);
             }
+            checkBatches(state, run.ops(), out);
         }
         return List.copyOf(out.values());
     }
@@ -135,32 +174,100 @@ final class LostWritesChecker implements Checker {
                     state.replica(), "no record");
             return;
         }
+        String storedKey = Writes.record(state, FleetKeys.station(station)).map(r -> r.fields().get("key")).orElse(null);
+        for (Op r : acked) {
+            // a registration creates the station: the key it was acknowledged with must be the one stored (two claimants of
+            // one id racing at two Operator replicas may not both be acknowledged)
+            if (r.type() == Op.Type.REGISTER && r.detail("key") != null && storedKey != null && !storedKey.equals(r.detail("key"))) {
+                lost(out, r, "registration overwritten", "canonical key " + r.detail("key"), state.replica(), "canonical key " + storedKey);
+            }
+        }
+        checkStatus(state, ops, acked, actual.get(), out);
+        checkPermissions(state, ops, acked, actual.get(), out);
+    }
+
+    /** The status register (the station record): REVOKED is terminal. */
+    private static void checkStatus(ReplicaState state, List<Op> ops, List<Op> acked, Writes.StationValue actual, Map<String, Loss> out) {
         Optional<Op> revocation = acked.stream().filter(o -> o.type() == Op.Type.REVOKE).findFirst();
         if (revocation.isPresent()) {
-            if (!actual.get().status().equals(StationStatus.REVOKED.name())) {
-                lost(out, revocation.get(), "revocation undone", StationStatus.REVOKED.name(), state.replica(), actual.get().toString());
+            if (!actual.status().equals(StationStatus.REVOKED.name())) {
+                lost(out, revocation.get(), "revocation undone", StationStatus.REVOKED.name(), state.replica(), actual.toString());
             }
             return;
         }
-        Op last = acked.get(acked.size() - 1);
-        List<Writes.StationValue> allowed = new ArrayList<>();
-        allowed.add(Writes.value(last));
+        List<Op> writes = acked.stream().filter(LostWritesChecker::statusWrite).toList();
+        if (writes.isEmpty()) {
+            return;
+        }
+        Op last = writes.get(writes.size() - 1);
+        java.util.Set<String> allowed = new java.util.HashSet<>();
+        allowed.add(last.detail("status"));
         for (Op o : ops) {
-            if (o != last && o.type().operatorWrite() && o.completedMs() >= last.invokedMs()
-                    && (o.mayHaveApplied() || o.acknowledged() && Writes.concurrent(o, last))) {
-                allowed.add(Writes.value(o));
-                if (o.type() == Op.Type.REVOKE && o.detail("race") != null) {
-                    // the Operator revokes the record as it reads it: the other write of the race may already be in it
-                    for (Op other : ops) {
-                        if (o.detail("race").equals(other.detail("race"))) {
-                            allowed.add(new Writes.StationValue(StationStatus.REVOKED.name(), Writes.value(other).permissions()));
-                        }
-                    }
-                }
+            if (o == last || !statusWrite(o)) {
+                continue;
+            }
+            if (o.type() == Op.Type.REVOKE && o.mayHaveApplied()) {
+                allowed.add(StationStatus.REVOKED.name()); // a terminal put: it wins whenever it applied
+            } else if (o.completedMs() >= last.invokedMs() && (o.mayHaveApplied() || o.acknowledged() && Writes.concurrent(o, last))) {
+                allowed.add(o.detail("status"));
             }
         }
-        if (!allowed.contains(actual.get())) {
-            lost(out, last, "overwritten", Writes.value(last).toString(), state.replica(), actual.get().toString());
+        if (!allowed.contains(actual.status())) {
+            lost(out, last, "status overwritten", last.detail("status"), state.replica(), actual.toString());
+        }
+    }
+
+    /** The permissions register, as the services read it; checked after a revocation too. */
+    private static void checkPermissions(ReplicaState state, List<Op> ops, List<Op> acked, Writes.StationValue actual,
+                                         Map<String, Loss> out) {
+        List<Op> writes = acked.stream().filter(LostWritesChecker::permissionsWrite).toList();
+        if (writes.isEmpty()) {
+            return;
+        }
+        Op last = writes.get(writes.size() - 1);
+        List<java.util.Set<String>> allowed = new ArrayList<>();
+        allowed.add(Writes.value(last).permissions());
+        for (Op o : ops) {
+            if (o != last && permissionsWrite(o) && o.completedMs() >= last.invokedMs()
+                    && (o.mayHaveApplied() || o.acknowledged() && Writes.concurrent(o, last))) {
+                allowed.add(Writes.value(o).permissions());
+            }
+        }
+        if (!allowed.contains(actual.permissions())) {
+            lost(out, last, "permissions overwritten", String.join(",", Writes.value(last).permissions()), state.replica(),
+                    actual.toString());
+        }
+    }
+
+    /** Writes the station record's status: the registration and the status changes. */
+    static boolean statusWrite(Op o) {
+        return o.type() == Op.Type.REGISTER || o.type() == Op.Type.SUSPEND || o.type() == Op.Type.REACTIVATE
+                || o.type() == Op.Type.REVOKE;
+    }
+
+    /** Writes the station's permissions: the registration and the permission changes. */
+    static boolean permissionsWrite(Op o) {
+        return o.type() == Op.Type.REGISTER || o.type() == Op.Type.PERMISSIONS;
+    }
+
+    /**
+     * A batch registration is one command: on every replica either all of its stations exist or none
+     * (whatever its outcome; an acknowledged batch also needs each of them, {@link #checkStation}).
+     */
+    private static void checkBatches(ReplicaState state, List<Op> ops, Map<String, Loss> out) {
+        Map<String, List<Op>> batches = new LinkedHashMap<>();
+        for (Op o : ops) {
+            if (o.type() == Op.Type.REGISTER && o.detail("batch") != null) {
+                batches.computeIfAbsent(o.detail("batch"), b -> new ArrayList<>()).add(o);
+            }
+        }
+        for (List<Op> batch : batches.values()) {
+            List<String> present = batch.stream().map(Op::station)
+                    .filter(st -> Writes.record(state, FleetKeys.station(st)).isPresent()).toList();
+            if (!present.isEmpty() && present.size() < batch.size()) {
+                lost(out, batch.get(0), "batch torn", "all " + batch.size() + " stations of batch " + batch.get(0).detail("batch")
+                        + " or none", state.replica(), present.size() + " of " + batch.size() + " " + present);
+            }
         }
     }
 
@@ -180,7 +287,9 @@ final class LostWritesChecker implements Checker {
             }
             List<Op> later = enrolments.stream().filter(o -> o.invokedMs() > e.completedMs()).toList();
             boolean supersededByAck = later.stream().anyMatch(Op::acknowledged);
-            boolean maybeSuperseded = later.stream().anyMatch(o -> o.acknowledged() || o.mayHaveApplied());
+            // an enrolment racing this one (at another EA replica) may have superseded it too
+            boolean maybeSuperseded = enrolments.stream().anyMatch(o -> o != e && (o.invokedMs() > e.completedMs() || Writes.concurrent(o, e))
+                    && (o.acknowledged() || o.mayHaveApplied()));
             String status = record.get().fields().get("status");
             if (supersededByAck && !"SUPERSEDED".equals(status)) {
                 lost(out, later.stream().filter(Op::acknowledged).findFirst().orElseThrow(), "supersede lost",
@@ -193,31 +302,84 @@ final class LostWritesChecker implements Checker {
             Op last = lastAcked;
             Optional<StoredRecord> pointer = Writes.record(state, FleetKeys.stationEc(station));
             String named = pointer.map(p -> p.fields().get("ec")).orElse(null);
-            boolean laterMaybe = enrolments.stream().anyMatch(o -> o.invokedMs() > last.invokedMs() && (o.acknowledged() || o.mayHaveApplied()));
-            if (!last.detail("ec").equals(named) && !laterMaybe) {
+            // the pointer names the last acknowledged EC, or that of an enrolment invoked later or racing it that may have applied;
+            // one of those whose EC is not known (no answer) may have put any EC there but an older acknowledged one
+            List<Op> candidates = enrolments.stream().filter(o -> o != last && (o.invokedMs() > last.invokedMs() || Writes.concurrent(o, last))
+                    && (o.acknowledged() || o.mayHaveApplied())).toList();
+            java.util.Set<String> allowed = new java.util.HashSet<>();
+            allowed.add(last.detail("ec"));
+            candidates.stream().map(o -> o.detail("ec")).filter(java.util.Objects::nonNull).forEach(allowed::add);
+            boolean unknownCandidate = candidates.stream().anyMatch(o -> o.detail("ec") == null);
+            java.util.Set<String> older = new java.util.HashSet<>();
+            enrolments.stream().filter(o -> o.acknowledged() && o.detail("ec") != null && o.completedMs() < last.invokedMs())
+                    .forEach(o -> older.add(o.detail("ec")));
+            boolean ok = named != null && (allowed.contains(named) || unknownCandidate && !older.contains(named));
+            if (!ok) {
                 lost(out, last, "latest-EC pointer lost", "EC " + last.detail("ec"), state.replica(), named == null ? "no pointer" : "EC " + named);
             }
         }
     }
 
     /**
-     * Milliseconds from the write's acknowledgement to the next crash of its origin (JVM or
-     * redis-server killed, alone or as the stalest of a full restart); -1 if it did not crash later.
+     * The ASYNC excuse of a loss (class javadoc): milliseconds from the write's acknowledgement to the
+     * kill of its origin's JVM when the history shows the command died with its origin, else -1.
      */
-    static long msBeforeOriginCrash(RunRecord run, Op write) {
-        long best = -1;
+    static long asyncExcuse(RunRecord run, Loss loss) {
+        Op write = loss.write();
+        long killed = neverLeftOrigin(run, write, token(run, write));
+        if (killed < 0) {
+            return -1;
+        }
+        boolean originRead = run.states().stream().anyMatch(s -> s.replica().equals(write.target()));
+        return !originRead || loss.found().containsKey(write.target()) ? killed : -1;
+    }
+
+    /**
+     * ASYNC only: milliseconds from {@code write}'s acknowledgement to the next kill of its origin's JVM,
+     * provided no replica other than the origin applied the command {@code token} ({@code seq@origin}) and
+     * every replica was read; -1 otherwise (SYNC, no token, no kill, or some other replica got it).
+     */
+    static long neverLeftOrigin(RunRecord run, Op write, String token) {
+        if (run.info().sync() || write == null || token == null || token.indexOf('@') < 0) {
+            return -1;
+        }
+        String origin = token.substring(token.indexOf('@') + 1);
+        long seq = Long.parseLong(token.substring(0, token.indexOf('@')));
+        long killed = -1;
         for (FaultEvent f : run.faults()) {
             if (!f.targets().contains(write.target())) {
                 continue;
             }
-            for (String step : List.of("killed", "redis-killed", "stalest-killed")) {
-                long at = f.stepAt(step);
-                if (at >= write.completedMs() && (best < 0 || at - write.completedMs() < best)) {
-                    best = at - write.completedMs();
+            for (FaultEvent.Step step : f.steps()) {
+                if (JVM_KILLS.contains(step.name()) && step.atMs() >= write.completedMs() && (killed < 0 || step.atMs() < killed)) {
+                    killed = step.atMs();
                 }
             }
         }
-        return best;
+        if (killed < 0) {
+            return -1;
+        }
+        for (ReplicaState s : run.states()) {
+            if (s.replica().equals(write.target())) {
+                continue;
+            }
+            if (!s.readable() || s.applied().getOrDefault(origin, 0L) >= seq) {
+                return -1;
+            }
+        }
+        return killed - write.completedMs();
+    }
+
+    /** The token ({@code seq@origin}) of an acknowledged write: the Operator's answer, or the EA's audit event of its EC. */
+    static String token(RunRecord run, Op write) {
+        if (write.token() != null) {
+            return write.token();
+        }
+        String ec = write.detail("ec");
+        if (!write.type().enrolment() || ec == null) {
+            return null;
+        }
+        return run.eaTokens().stream().filter(t -> t.ec().equals(ec)).map(RunRecord.IssuedToken::token).findFirst().orElse(null);
     }
 
     /** Enrolments refused with a definite refusal (not "maybe applied") whose EC is stored on some replica. */

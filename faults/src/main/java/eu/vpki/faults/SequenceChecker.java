@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Check 6: per-origin sequence numbers. Every acknowledged write has a token {@code seq@origin}: the
+ * Check 7: per-origin sequence numbers. Every acknowledged write has a token {@code seq@origin}: the
  * Operator returns it, the EA writes it in its audit log ({@link AuditTokens}). Found:
  * <ul>
  *   <li><b>reuse</b>: one token acknowledged for two different writes (an origin numbering again from
@@ -43,7 +43,8 @@ final class SequenceChecker implements Checker {
         List<Token> tokens = new ArrayList<>();
         for (Op op : run.ops()) {
             if (op.type().operatorWrite() && op.acknowledged() && op.token() != null) {
-                tokens.add(token(op.token(), "op " + op.id(), op));
+                // the stations of one batch registration share its command's token
+                tokens.add(token(op.token(), op.detail("batch") != null ? "batch " + op.detail("batch") : "op " + op.id(), op));
             }
         }
         for (RunRecord.IssuedToken t : run.eaTokens()) {
@@ -106,13 +107,13 @@ final class SequenceChecker implements Checker {
                 long applied = s.applied().getOrDefault(last.origin(), 0L);
                 if (applied < last.seq()) {
                     behind++;
-                    // ASYNC allows losing what an origin acknowledged just before it crashed (see LostWritesChecker)
-                    long beforeCrash = last.op() == null || run.info().sync() ? -1 : LostWritesChecker.msBeforeOriginCrash(run, last.op());
-                    boolean allowed = beforeCrash >= 0 && beforeCrash <= LostWritesChecker.ASYNC_CRASH_WINDOW_MS;
+                    // ASYNC allows losing what died with its origin (LostWritesChecker.neverLeftOrigin)
+                    long beforeCrash = LostWritesChecker.neverLeftOrigin(run, last.op(), last.seq() + "@" + last.origin());
+                    boolean allowed = beforeCrash >= 0;
                     findings.add(new Finding(Check.SEQUENCE, last.op() == null ? -1 : attribution.affecting(last.op().completedMs()),
                             s.replica() + " / " + last.origin(), s.replica() + " applied " + last.origin() + " up to " + applied
-                            + ", its last acknowledged command is " + last.seq() + (allowed ? " (ASYNC: origin crashed " + beforeCrash
-                            + " ms after it: allowed)" : ""), !allowed, -1));
+                            + ", its last acknowledged command is " + last.seq() + (allowed ? " (ASYNC: origin killed " + beforeCrash
+                            + " ms after it, no other replica applied it: allowed)" : ""), !allowed, -1));
                 }
             }
         }

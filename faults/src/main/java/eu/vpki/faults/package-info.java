@@ -4,7 +4,7 @@
  * ({@link eu.vpki.faults.FaultInjector}) while a workload records every operation
  * ({@link eu.vpki.faults.ConsistencyWorkload}, {@link eu.vpki.faults.History}),
  * the replicas' state read through the replication library after healing, everything kept in a
- * history file ({@link eu.vpki.faults.HistoryFile}), and seven checks of what each
+ * history file ({@link eu.vpki.faults.HistoryFile}), and ten checks of what each
  * consistency mode promises, reported per mode and fault kind ({@link eu.vpki.faults.FaultReport}).
  */
 package eu.vpki.faults;

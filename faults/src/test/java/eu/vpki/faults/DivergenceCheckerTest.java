@@ -62,4 +62,28 @@ class DivergenceCheckerTest {
 
         assertThat(checker.check(run.build()).findings()).extracting(Finding::faultIndex).contains(0);
     }
+
+    @Test
+    void oneReplicaReadable_failsTheCheck() {
+        TestRun run = equalReplicas();
+        run.unreadable("b", "connection refused");
+        run.unreadable("c", "connection refused");
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.violations()).as("two unreadable replicas and nothing compared").isEqualTo(3);
+        assertThat(r.findings()).extracting(Finding::subject).containsExactly("replica b", "replica c", "replicas");
+        assertThat(r.figure("differingKeys")).isZero();
+    }
+
+    @Test
+    void oneUnreadableReplicaBesideTwoEqualOnes_isAViolation() {
+        TestRun run = equalReplicas();
+        run.unreadable("c", "connection refused");
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.violations()).isEqualTo(1);
+        assertThat(r.findings().get(0).subject()).isEqualTo("replica c");
+    }
 }

@@ -58,7 +58,34 @@ class FaultReportTest {
         assertThat(none.lost()).isEqualTo(1);
         assertThat(none.stale()).isEqualTo(2);
         assertThat(none.staleOnLostRevocation()).isEqualTo(1);
-        assertThat(none.maxStalenessMs()).as("the lag of s1 only, not the 60 s for which s2 was simply never revoked").isEqualTo(490);
+        assertThat(none.maxStalenessMs()).as("the lag of s1 only (2,600 - 2,010, judged at the answer), not the 60 s for which s2 was simply never revoked").isEqualTo(590);
+    }
+
+    @Test
+    void unreadableReplicaAndTwoActiveEcs_haveTheirColumns_andViolateTheirPromises() {
+        TestRun run = new TestRun(true, "a", "b", "c");
+        run.registered("s1", 1_000, "1@operator-0");
+        run.appliedEverywhere("operator-0", 1);
+        run.acked(Op.Type.ENROL, "s1", "ea-0", 1_500, 1_520, null, "ec", "AAAA000000000001");
+        for (String r : List.of("a", "b")) {
+            run.ec(r, "AAAA000000000001", "s1", "ACTIVE", 1_500);
+            run.pointer(r, "s1", "AAAA000000000001", 1_500);
+        }
+        run.ec("a", "AAAA000000000002", "s1", "ACTIVE", 1_400);
+        run.unreadable("c", "connection refused");
+        run.resources("a", 5_000, 200L << 20, 384L << 20, 30L << 20, 77);
+
+        FaultReport report = FaultReport.judge(List.of(run.build()), List.of("h"));
+
+        FaultReport.Row all = row(report, "all");
+        assertThat(all.activeEcViolations()).as("a / s1 with two, and c unreadable").isEqualTo(2);
+        assertThat(all.unreadableReplicas()).isEqualTo(1);
+        assertThat(all.lost()).as("an unreadable replica is not a lost write").isZero();
+        assertThat(all.peakHeapMb()).isEqualTo(200);
+        assertThat(all.peakLogEntries()).isEqualTo(77);
+        assertThat(report.promises()).filteredOn(p -> p.verdict() == FaultReport.Verdict.VIOLATED).extracting(FaultReport.Promise::check)
+                .contains(Check.LOST_WRITES, Check.DIVERGENCE, Check.ONE_ACTIVE_EC);
+        assertThat(FaultReportWriter.text(report)).contains("1ec").contains("unread");
     }
 
     private static FaultReport.Row row(FaultReport report, String fault) {

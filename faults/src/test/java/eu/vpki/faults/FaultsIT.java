@@ -107,6 +107,9 @@ class FaultsIT {
         assertThat(divergence.findings()).extracting(Finding::subject)
                 .contains(FleetKeys.EC + dropped.get().detail("ec"), changed.get());
         assertThat(report.violated()).isTrue();
+        assertThat(run.serving().samples()).as("every replica's health probed from the heal on").isNotEmpty();
+        assertThat(report.runs().get(0).results().get(Check.LIVENESS).findings()).as("every replica serving after the heal, no gap")
+                .isEmpty();
 
         assertThat(Files.exists(result.history())).isTrue();
         FaultReport again = FaultReport.judge(List.of(HistoryFile.read(result.history())), List.of(result.history().toString()));

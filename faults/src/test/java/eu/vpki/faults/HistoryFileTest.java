@@ -19,6 +19,10 @@ class HistoryFileTest {
         run.token("3@ea-0", "AAAA000000000001", "s1", "ea-0");
         run.appliedEverywhere("operator-0", 1);
         run.fault(FaultKind.PARTITION_COORDINATOR, List.of("operator-0"), 1_500, 30_000, "cut", 1_500, "healed", 25_000);
+        run.healed(31_000);
+        run.sample("a", 31_500, true, "");
+        run.sample("b", 31_600, false, "health 503 OUT_OF_SERVICE");
+        run.resources("a", 5_000, 100L << 20, 384L << 20, 20L << 20, 40);
         RunRecord record = run.build();
         Path file = dir.resolve("h.jsonl.gz");
 
@@ -30,6 +34,8 @@ class HistoryFileTest {
         assertThat(back.faults()).isEqualTo(record.faults());
         assertThat(back.eaTokens()).isEqualTo(record.eaTokens());
         assertThat(back.states()).isEqualTo(record.states());
+        assertThat(back.serving()).isEqualTo(record.serving());
+        assertThat(back.resources()).isEqualTo(record.resources());
         FaultReport before = FaultReport.judge(List.of(record), List.of("x"));
         FaultReport after = FaultReport.judge(List.of(back), List.of("x"));
         assertThat(after.rows()).isEqualTo(before.rows());

@@ -67,4 +67,23 @@ class SequenceCheckerTest {
 
         assertThat(checker.check(run.build()).figure("reused")).isEqualTo(1);
     }
+
+    @Test
+    void stationsOfOneBatch_sharingItsCommandsToken_areNotReuse() {
+        TestRun run = new TestRun(true, "a", "b");
+        for (String st : java.util.List.of("t1", "t2")) {
+            run.acked(Op.Type.REGISTER, st, "operator-0", 1_000, 1_020, "1@operator-0", "status", "ACTIVE", "permissions", TestRun.PERMS,
+                    "batch", "b1", "batchSize", "2");
+            for (String r : java.util.List.of("a", "b")) {
+                run.station(r, st, "ACTIVE", TestRun.PERMS, 1_000);
+                run.member(r, st);
+            }
+        }
+        run.appliedEverywhere("operator-0", 1);
+
+        CheckResult r = checker.check(run.build());
+
+        assertThat(r.figure("reused")).isZero();
+        assertThat(r.findings()).isEmpty();
+    }
 }

@@ -31,6 +31,11 @@ final class TestRun {
     private final List<RunRecord.IssuedToken> tokens = new ArrayList<>();
     private final Map<String, TreeMap<String, KeyContent>> keys = new LinkedHashMap<>();
     private final Map<String, Map<String, Long>> applied = new HashMap<>();
+    private final Map<String, String> unreadable = new HashMap<>();
+    private long healedMs = -1;
+    private final List<RunRecord.Sample> samples = new ArrayList<>();
+    private final List<RunRecord.Resources> resources = new ArrayList<>();
+    private long quietMs = 30_000;
     private long ids;
 
     TestRun(boolean sync, String... replicas) {
@@ -79,6 +84,13 @@ final class TestRun {
         put(replica, FleetKeys.station(station), h);
     }
 
+    /** Sets the canonical key (compressed, hex) in the station's record on {@code replica}. */
+    void key(String replica, String station, String key) {
+        Map<String, String> h = new HashMap<>(keys.get(replica).get(FleetKeys.station(station)).hash());
+        h.put("key", key);
+        put(replica, FleetKeys.station(station), h);
+    }
+
     /** The station's permissions register (written by a permission change), as the apply script stores it. */
     void permissions(String replica, String station, String permissions, long version) {
         Map<String, String> h = new HashMap<>();
@@ -117,6 +129,40 @@ final class TestRun {
         keys.get(replica).remove(key);
     }
 
+    /** The harness healed everything at {@code at}; serving samples follow. */
+    void healed(long at) {
+        healedMs = at;
+    }
+
+    /** One health probe of a replica: serving (UP) or not, with what it answered. */
+    void sample(String replica, long at, boolean serving, String detail) {
+        samples.add(new RunRecord.Sample(replica, at, serving, detail));
+    }
+
+    /** Every replica probed every second from {@code from} to {@code to}, each answering UP. */
+    void servingThroughout(long from, long to) {
+        for (long t = from; t <= to; t += 1_000) {
+            for (String r : replicas) {
+                sample(r, t, true, "");
+            }
+        }
+    }
+
+    /** One resource sample of a replica (-1 for what could not be read). */
+    void resources(String replica, long at, long heapUsed, long heapMax, long redisUsed, long logEntries) {
+        resources.add(new RunRecord.Resources(replica, at, heapUsed, heapMax, redisUsed, logEntries));
+    }
+
+    /** The run's quiet period (30 s unless set). */
+    void quiet(long ms) {
+        quietMs = ms;
+    }
+
+    /** The replica's Redis could not be read at the end of the run. */
+    void unreadable(String replica, String error) {
+        unreadable.put(replica, error);
+    }
+
     void applied(String replica, String origin, long seq) {
         applied.get(replica).put(origin, seq);
     }
@@ -148,6 +194,10 @@ final class TestRun {
     RunRecord build() {
         List<ReplicaState> states = new ArrayList<>();
         for (String r : replicas) {
+            if (unreadable.containsKey(r)) {
+                states.add(ReplicaState.unreadable(r, unreadable.get(r)));
+                continue;
+            }
             TreeMap<String, KeyContent> contents = new TreeMap<>(keys.get(r));
             Map<String, String> table = new HashMap<>();
             applied.get(r).forEach((o, s) -> table.put(o, String.format("%019d", s)));
@@ -157,8 +207,9 @@ final class TestRun {
             }
             states.add(new ReplicaState(r, Integer.toHexString(contents.hashCode()), applied.get(r), contents, null));
         }
-        RunRecord.Info info = new RunRecord.Info("TOTAL", sync ? "SYNC" : "ASYNC", 1, "test", true, 20_000, 30_000, replicas,
+        RunRecord.Info info = new RunRecord.Info("TOTAL", sync ? "SYNC" : "ASYNC", 1, "test", true, 20_000, quietMs, replicas,
                 replicas.size(), Instant.EPOCH, 100_000, schedule, Map.of("operatorId", OPERATOR));
-        return new RunRecord(info, ops, faults, tokens, states);
+        return new RunRecord(info, ops, faults, tokens, states, healedMs < 0 ? null : new RunRecord.Serving(healedMs,
+                samples.stream().sorted(java.util.Comparator.comparingLong(RunRecord.Sample::atMs)).toList()), resources);
     }
 }

@@ -3,12 +3,9 @@ package eu.vpki.station;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
-import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.EnrolmentMessages;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
-import eu.vpki.common.etsi.ts102941.SubjectAttributes;
-import eu.vpki.common.etsi.ts103097.CertificateProfiles;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
@@ -38,7 +35,7 @@ public final class ObuProtocol {
 
     private final HttpClient http;
     private final DataEncryption encryption;
-    private final SecureRandom random;
+    private final StationMessages messages;
     private final Clock clock;
     private final PkiEndpoints pki;
     private final List<PsidSsp> atPermissions;
@@ -53,7 +50,7 @@ public final class ObuProtocol {
                        List<PsidSsp> atPermissions, Duration timeout) {
         this.http = http;
         this.encryption = encryption;
-        this.random = random;
+        this.messages = new StationMessages(random, encryption);
         this.clock = clock;
         this.pki = pki;
         this.atPermissions = List.copyOf(atPermissions);
@@ -68,12 +65,7 @@ public final class ObuProtocol {
 
     /** An initial enrolment request for {@code s} (signed with its canonical key, PoP with a fresh key). */
     public Prepared prepareEnrolment(SimulatedStation s) {
-        EtsiKeyPair newKey = EtsiKeyPair.generate(s.curve(), random);
-        var request = new EnrolmentMessages.EcRequest(s.canonicalIdBytes(), newKey.publicKey(), null,
-                SubjectAttributes.permissions(List.of(PsidSsp.bitmap(Psids.SECURED_CERTIFICATE_REQUEST, CertificateProfiles.EC_SSP))));
-        OutgoingRequest out = EnrolmentMessages.initialRequest(request, new SoftwareSigner(newKey, random),
-                new SoftwareSigner(s.canonicalKey(), random), pki.ea().certificate().asEncryptionRecipient(), clock.instant(), encryption);
-        return new Prepared(s, newKey, out, pki.ea().enrolment(), pki.ea().certificate());
+        return toEa(messages.enrolment(s, pki.ea().certificate(), clock.instant()));
     }
 
     /**
@@ -81,16 +73,11 @@ public final class ObuProtocol {
      * the current EC's key (signer digest), proof of possession with a fresh key.
      */
     public Prepared prepareReenrolment(SimulatedStation s) {
-        if (!s.enrolled()) {
-            throw new IllegalStateException(s.canonicalId() + " is not enrolled");
-        }
-        EtsiCertificate current = s.enrolmentCredential();
-        EtsiKeyPair newKey = EtsiKeyPair.generate(s.curve(), random);
-        var request = new EnrolmentMessages.EcRequest(current.hashedId8().bytes(), newKey.publicKey(), null,
-                SubjectAttributes.permissions(List.of(PsidSsp.bitmap(Psids.SECURED_CERTIFICATE_REQUEST, CertificateProfiles.EC_SSP))));
-        OutgoingRequest out = EnrolmentMessages.reEnrolmentRequest(request, new SoftwareSigner(newKey, random),
-                new SoftwareSigner(s.ecKey(), random), current, pki.ea().certificate().asEncryptionRecipient(), clock.instant(), encryption);
-        return new Prepared(s, newKey, out, pki.ea().enrolment(), pki.ea().certificate());
+        return toEa(messages.reEnrolment(s, pki.ea().certificate(), clock.instant()));
+    }
+
+    private Prepared toEa(StationMessages.Request r) {
+        return new Prepared(r.station(), r.newKey(), r.message(), pki.ea().enrolment(), pki.ea().certificate());
     }
 
     /** The same request sent to another access point (another replica of the same authority). */
@@ -116,15 +103,9 @@ public final class ObuProtocol {
 
     /** An authorization request of an enrolled station to {@code aa} (PoP, EC signature encrypted for the EA). */
     public Prepared prepareAuthorization(SimulatedStation s, PkiEndpoints.Aa aa) {
-        if (!s.enrolled()) {
-            throw new IllegalStateException(s.canonicalId() + " is not enrolled");
-        }
-        EtsiKeyPair atKey = EtsiKeyPair.generate(s.curve(), random);
-        var request = new AuthorizationMessages.AtRequest(atKey.publicKey(), null, SubjectAttributes.permissions(atPermissions));
-        OutgoingRequest out = AuthorizationMessages.request(request, new SoftwareSigner(atKey, random), s.enrolmentCredential(),
-                new SoftwareSigner(s.ecKey(), random), pki.ea().certificate(), aa.certificate().asEncryptionRecipient(),
-                AuthorizationMessages.Protection.FULL, clock.instant(), random, encryption);
-        return new Prepared(s, atKey, out, aa.authorization(), aa.certificate());
+        StationMessages.Request r = messages.authorization(s, pki.ea().certificate(), aa.certificate(), atPermissions,
+                AuthorizationMessages.Protection.FULL, clock.instant());
+        return new Prepared(s, r.newKey(), r.message(), aa.authorization(), aa.certificate());
     }
 
     /** Sends a prepared authorization request and verifies the AT. */

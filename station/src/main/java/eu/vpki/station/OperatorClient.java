@@ -96,7 +96,7 @@ public final class OperatorClient {
             ObjectNode n = list.addObject();
             n.put("canonicalId", s.canonicalId());
             n.put("curve", s.curve().curveName());
-            n.put("publicKey", HexFormat.of().formatHex(s.canonicalKey().publicKey().compressed()));
+            n.put("publicKey", s.canonicalKeyHex());
             n.set("permissions", permissions(permissions));
             n.put("maxEcValidity", "PT" + maxEcValidity.toHours() + "H");
         }

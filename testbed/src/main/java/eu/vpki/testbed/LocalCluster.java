@@ -1,5 +1,6 @@
 package eu.vpki.testbed;
 
+import eu.vpki.common.http.HttpClients;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.redis.RedisServer;
@@ -245,7 +246,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** A client for this cluster: HTTP/1.1, its TLS CA trusted for the https URLs, the given connect timeout. */
     public HttpClient.Builder client(Duration connectTimeout) {
-        return HttpClient.newBuilder().connectTimeout(connectTimeout).version(HttpClient.Version.HTTP_1_1).sslContext(sslContext);
+        return HttpClients.http11(connectTimeout).trusting(sslContext).builder();
     }
 
     private void boot(java.util.function.Consumer<String> log) {

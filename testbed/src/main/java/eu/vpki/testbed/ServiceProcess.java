@@ -1,5 +1,7 @@
 package eu.vpki.testbed;
 
+import eu.vpki.common.process.ChildProcess;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,8 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,38 +22,23 @@ import java.util.concurrent.TimeUnit;
  * until {@code /actuator/health} on its management port answers UP, paused and resumed (SIGSTOP /
  * SIGCONT, as a long GC pause or a frozen VM), stopped with SIGTERM (Spring Boot's graceful
  * shutdown) and, failing that, killed (SIGKILL, as a crash). One object per process: a restart is a
- * new {@code ServiceProcess}. A shutdown hook kills whatever is left, so neither Ctrl-C nor a crash
- * leaves processes behind.
+ * new {@code ServiceProcess}. {@link ChildProcess} reaps it, and its shutdown hook ends whatever is left,
+ * so neither Ctrl-C nor a crash leaves processes behind.
  */
 public final class ServiceProcess implements AutoCloseable {
-    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            RUNNING.forEach(Process::destroy);
-            RUNNING.forEach(p -> {
-                try {
-                    if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                        p.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    p.destroyForcibly();
-                }
-            });
-        }, "vpki-cluster-reaper"));
-    }
+    /** When this JVM exits: SIGTERM, and SIGKILL after this long ({@link ChildProcess}'s shutdown hook). */
+    private static final Duration EXIT_GRACE = Duration.ofSeconds(5);
 
     private final String name;
-    private final Process process;
+    private final ChildProcess process;
     private final URI baseUrl;
     private final URI managementUrl;
     private final Path log;
 
-    private volatile boolean stopRequested;
     private volatile boolean paused;
 
-    private ServiceProcess(String name, Process process, URI baseUrl, URI managementUrl, Path log) {
+    private ServiceProcess(String name, ChildProcess process, URI baseUrl, URI managementUrl, Path log) {
         this.name = name;
         this.process = process;
         this.baseUrl = baseUrl;
@@ -101,8 +86,7 @@ public final class ServiceProcess implements AutoCloseable {
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.environment().putAll(environment);
-            Process p = pb.start();
-            RUNNING.add(p);
+            ChildProcess p = ChildProcess.start(pb, name, STOP_TIMEOUT, EXIT_GRACE);
             return new ServiceProcess(name, p, baseUrl, managementUrl, log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
@@ -191,8 +175,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** SIGKILL, as a crash would. */
     public void kill() {
-        process.destroyForcibly();
-        waitExit();
+        process.kill();
     }
 
     /** SIGSTOP: the process freezes (threads, timers, sockets unread) until {@link #resume()}. */
@@ -234,20 +217,12 @@ public final class ServiceProcess implements AutoCloseable {
         if (paused && process.isAlive()) {
             resume();
         }
-        if (process.isAlive() && !stopRequested) {
-            stopRequested = true;
-            process.destroy();
-        }
+        process.terminate();
     }
 
     /** Waits up to {@code timeout} for the process to exit on its own; whether it did. */
     public boolean awaitExit(Duration timeout) {
-        try {
-            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return process.waitFor(timeout);
     }
 
     @Override
@@ -257,27 +232,9 @@ public final class ServiceProcess implements AutoCloseable {
         }
         if (process.isAlive()) {
             requestStop();
-            try {
-                if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                process.destroyForcibly();
-            }
-        }
-        waitExit();
-    }
-
-    private void waitExit() {
-        try {
-            process.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            throw new IllegalStateException(name + " did not exit", e);
-        } finally {
-            RUNNING.remove(process);
+            process.stop();
+        } else {
+            process.awaitExit();
         }
     }
 }

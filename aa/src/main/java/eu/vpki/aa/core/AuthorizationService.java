@@ -5,6 +5,7 @@ import eu.vpki.aa.core.AuditRecord.Outcome;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.EtsiRefusal;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.HashAlgorithm;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.ReceivedAtRequest;
@@ -40,7 +41,7 @@ import java.util.concurrent.CompletableFuture;
  *   <li>audit-log, then answer the AuthorizationResponse encrypted with the request's AES key.</li>
  * </ol>
  * Every refusal after step 1 is an encrypted AuthorizationResponse with its response code
- * ({@link Refusal} maps them). Holds no state shared with other AA processes; thread-safe.
+ * ({@link EtsiRefusal} maps them). Holds no state shared with other AA processes; thread-safe.
  */
 public final class AuthorizationService {
     private static final Logger log = LoggerFactory.getLogger(AuthorizationService.class);
@@ -140,7 +141,7 @@ public final class AuthorizationService {
         long t2 = System.nanoTime();
         metrics.record(Phase.VALIDATION, t2 - t1);
         if (!result.ok()) {
-            return refuse(decrypted, Refusal.eaRefused(result.responseCode()), eaId, now);
+            return refuse(decrypted, EtsiRefusal.eaRefused(result.responseCode()), eaId, now);
         }
         AtPolicy.Grant grant = policy.grant(received.request().requested(), result.confirmed().orElseThrow(), aa.certificate(), now);
         EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(grant.validity(),
@@ -158,12 +159,7 @@ public final class AuthorizationService {
 
     /** The refusal a failure of any step after decryption stands for: its code, or an internal failure's. */
     private AuthorizationOutcome refusal(DecryptedRequest decrypted, Exception failure, HashedId8 eaId, Instant now) {
-        if (failure instanceof PkiException e) {
-            return refuse(decrypted, Refusal.of(e), eaId, now);
-        }
-        log.error("authorization refused with {} (internal failure)",
-                EtsiCodes.authorizationName(ErrorCode.INTERNAL_ERROR.authorizationResponseCode()), failure);
-        return refuse(decrypted, Refusal.internal(failure), eaId, now);
+        return refuse(decrypted, EtsiRefusal.authorization(failure), eaId, now);
     }
 
     private void checkFresh(DecryptedRequest decrypted, ReceivedAtRequest received, Instant now) {
@@ -185,7 +181,7 @@ public final class AuthorizationService {
         }
     }
 
-    private AuthorizationOutcome refuse(DecryptedRequest decrypted, Refusal refusal, HashedId8 eaId, Instant now) {
+    private AuthorizationOutcome refuse(DecryptedRequest decrypted, EtsiRefusal refusal, HashedId8 eaId, Instant now) {
         refusal.log(log);
         byte[] response = AuthorizationMessages.response(decrypted, refusal.responseCode(), null, aa.signer(), aa.certificate(), now, encryption);
         new AuditRecord(Outcome.REFUSED, refusal.responseCode(), null, eaId, refusal.reason()).writeTo(audit);

@@ -6,8 +6,10 @@ import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.RcaCtl;
 import eu.vpki.common.etsi.ts102941.TrustLists;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RedisFixture;
@@ -18,6 +20,9 @@ import eu.vpki.ea.EaApplication;
 import eu.vpki.operator.OperatorApplication;
 import eu.vpki.operator.web.OperatorCredentials;
 import eu.vpki.rca.RcaApplication;
+import eu.vpki.station.OperatorClient;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -27,6 +32,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -59,6 +65,8 @@ public final class LocalPki implements AutoCloseable {
     public static final String OPERATOR = "op-aa";
     public static final String OPERATOR_TOKEN = "aa-e2e-operator-token";
     static final SecureRandom RANDOM = new SecureRandom();
+    /** The requests of the stations the tests drive (the one simulated station of the station module). */
+    public static final StationMessages MESSAGES = new StationMessages(RANDOM, new DataEncryption(RANDOM));
     /** Trusts the test TLS CA: the RCA and the Operators speak TLS only, as in the local cluster; the rest plain HTTP. */
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(TestTls.loopback().caCertificate())).build();
@@ -114,6 +122,25 @@ public final class LocalPki implements AutoCloseable {
 
         public URI operator(String path) {
             return URI.create("https://127.0.0.1:" + operatorPort + "/operator/v1" + path);
+        }
+
+        /** Registers {@code station} through this EA's Operator API (CAM and DENM, one year of EC): the Operator's answer. */
+        public OperatorClient.Answer register(SimulatedStation station) {
+            OperatorClient api = new OperatorClient(HTTP, URI.create("https://127.0.0.1:" + operatorPort), OPERATOR_TOKEN, Duration.ofSeconds(30));
+            try {
+                return api.register(List.of(station), SimulatedStation.CAM_DENM, Duration.ofDays(365));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Initial enrolment of {@code station} at replica {@code replica}: the EA's response code (0: enrolled, the station keeps the EC). */
+        public int enrol(SimulatedStation station, int replica) {
+            StationMessages.Request request = MESSAGES.enrolment(station, certificate, Instant.now());
+            return MESSAGES.readEnrolment(postEtsi(enrolment(replica), request.body()).body(), request, certificate).responseCode();
         }
     }
 
@@ -408,6 +435,22 @@ public final class LocalPki implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Posts a station's {@code request} to an AA access point and reads the answer (anything but an ETSI response is an error). */
+    public static AuthorizationMessages.AtResult authorize(URI accessPoint, StationMessages.Request request, EtsiCertificate aa) {
+        HttpResponse<byte[]> r = postEtsi(accessPoint, request.body());
+        if (r.statusCode() != 200 || !r.headers().firstValue("Content-Type").orElse("").startsWith("application/x-its-response")) {
+            throw new IllegalStateException("AA answered " + r.statusCode() + " " + r.headers().firstValue("Content-Type").orElse("")
+                    + ": " + new String(r.body(), StandardCharsets.UTF_8));
+        }
+        return MESSAGES.readAuthorization(r.body(), request, aa);
+    }
+
+    /** POSTs a TS 102 941 request body ({@code application/x-its-request}). */
+    public static HttpResponse<byte[]> postEtsi(URI uri, byte[] body) {
+        return send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-its-request")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     public static HttpResponse<byte[]> get(URI uri) {

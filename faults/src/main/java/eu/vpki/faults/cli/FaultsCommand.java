@@ -40,7 +40,7 @@ import java.util.concurrent.Callable;
         description = {"Fault-injection harness (docs/reliability.md): the local cluster on real processes,",
                 "a recorded workload, a seeded schedule of faults (kill -9 of replica JVMs and",
                 "redis-servers, SIGSTOP pauses, partitions, full restarts stalest first, sequencer",
-                "kills), then seven checks of what each consistency mode promises.",
+                "kills), then ten checks of what each consistency mode promises.",
                 "Exit code: 0 every promised guarantee held, 1 one was violated, 2 a run failed.", ""})
 public final class FaultsCommand implements Callable<Integer> {
     static final int VIOLATED = 1;

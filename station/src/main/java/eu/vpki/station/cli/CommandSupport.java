@@ -1,8 +1,8 @@
 package eu.vpki.station.cli;
 
+import eu.vpki.common.http.HttpClients;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
-import eu.vpki.common.etsi.ts103097.Psids;
 import eu.vpki.station.load.LoadRunner;
 import eu.vpki.station.FleetFile;
 import eu.vpki.station.SimulatedStation;
@@ -24,9 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /** The plumbing the station, testbed, fault and experiment commands share: HTTP client, progress line, report, settings. */
 public final class CommandSupport {
     /** The AT permissions the simulated stations ask for (and are registered with): CAM and DENM of the ETSI profile. */
-    public static final List<PsidSsp> AT_PERMISSIONS = List.of(
-            PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
-            PsidSsp.bitmap(Psids.DENM, (byte) 0x01, (byte) 0xff, (byte) 0xff, (byte) 0xff));
+    public static final List<PsidSsp> AT_PERMISSIONS = SimulatedStation.CAM_DENM;
 
     private CommandSupport() {
     }
@@ -44,16 +42,7 @@ public final class CommandSupport {
      * cluster's {@code tls/ca.crt}) https servers are trusted only with a certificate of that CA.
      */
     public static HttpClient http(Path tlsCa) {
-        HttpClient.Builder builder = HttpClient.newBuilder();
-        if (tlsCa != null) {
-            builder.sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(tlsCa));
-        }
-        return builder.version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-                .executor(Executors.newCachedThreadPool(r -> {
-                    Thread t = new Thread(r, "http");
-                    t.setDaemon(true);
-                    return t;
-                })).build();
+        return HttpClients.http11(Duration.ofSeconds(5)).trustingPemCa(tlsCa).daemonThreads("http").build();
     }
 
     public static Workload workload(TargetOptions target, LoadOptions load, HttpClient http, AtomicReference<LoadRunner.Progress> progress) throws IOException {

@@ -9,12 +9,14 @@ import org.springframework.context.annotation.Configuration;
 import java.util.List;
 
 /**
- * The Operator API ({@code /operator/**}) is a bearer-token API of the service shell: a call needs
- * an operator's token from the credentials file ({@link OperatorCredentials}), checked before the
- * body is read; the operator id becomes the request's principal.
+ * Configures the access to the Operator API ({@code /operator/**}, served by {@link StationController}):
+ * it is a bearer-token API of the service shell, so a call needs an operator's token from the
+ * credentials file ({@link OperatorCredentials}), checked before the body is read, and the operator id
+ * becomes the request's principal; its bodies are bounded by {@code vpki.operator.max-request-bytes}.
+ * (Not to be confused with the station's client of this API, {@code OperatorClient}.)
  */
 @Configuration(proxyBeanMethods = false)
-public class OperatorApi {
+public class OperatorApiConfiguration {
     @Bean
     BearerApi operatorBearerApi(OperatorCredentials credentials) {
         return new BearerApi("operator", List.of("/operator/**"), credentials::authenticate);
