@@ -2,6 +2,7 @@ package eu.vpki.admin;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.crypto.EtsiPublicKey;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import tools.jackson.databind.JsonNode;
@@ -87,13 +88,22 @@ public final class RcaAdminClient {
         SoftwareKeyStore keys = SoftwareKeyStore.openOrCreate(store, password);
         EtsiKeyPair signing = keys.keyPairOrGenerate(signingAlias, curve, random);
         EtsiKeyPair encryption = keys.keyPairOrGenerate(encryptionAlias, encCurve, random);
+        return certify(type, name, signing.publicKey(), encryption.publicKey(), validityDays, accessPoints);
+    }
+
+    /**
+     * Has the RCA certify an authority whose keys are elsewhere (a PKCS#11 token, say): its public
+     * verification and encryption keys, the curves theirs.
+     */
+    public EtsiCertificate certify(String type, String name, EtsiPublicKey verificationKey, EtsiPublicKey encryptionKey, Integer validityDays,
+                                   Map<String, String> accessPoints) {
         ObjectNode body = JSON.createObjectNode();
         body.put("type", type);
         body.put("name", name);
-        body.put("curve", curve.curveName());
-        body.put("verificationKey", HexFormat.of().formatHex(signing.publicKey().compressed()));
-        body.put("encryptionCurve", encCurve.curveName());
-        body.put("encryptionKey", HexFormat.of().formatHex(encryption.publicKey().compressed()));
+        body.put("curve", verificationKey.curve().curveName());
+        body.put("verificationKey", HexFormat.of().formatHex(verificationKey.compressed()));
+        body.put("encryptionCurve", encryptionKey.curve().curveName());
+        body.put("encryptionKey", HexFormat.of().formatHex(encryptionKey.compressed()));
         accessPoints.forEach(body::put);
         if (validityDays != null) {
             body.put("validityDays", validityDays.intValue());

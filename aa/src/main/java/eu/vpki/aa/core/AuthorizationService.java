@@ -56,8 +56,22 @@ public final class AuthorizationService {
     private final Clock clock;
     private final DataEncryption encryption;
 
+    private final java.util.concurrent.Executor afterValidation;
+
     public AuthorizationService(AaIdentity aa, EaDirectory directory, EaValidation validation, AtPolicy policy, RequestWindow window,
                                 ReplayCache replays, AuditLog audit, AaMetrics metrics, Clock clock, DataEncryption encryption) {
+        this(aa, directory, validation, policy, window, replays, audit, metrics, clock, encryption, Runnable::run);
+    }
+
+    /**
+     * As above; {@code afterValidation} runs the steps after the EA's answer (the AT's signature, the
+     * response's encryption and signature): directly on the thread that completes the EA call by default,
+     * on worker threads when the AA's keys are in a token whose operations may wait (issue #36).
+     */
+    public AuthorizationService(AaIdentity aa, EaDirectory directory, EaValidation validation, AtPolicy policy, RequestWindow window,
+                                ReplayCache replays, AuditLog audit, AaMetrics metrics, Clock clock, DataEncryption encryption,
+                                java.util.concurrent.Executor afterValidation) {
+        this.afterValidation = afterValidation;
         this.aa = aa;
         this.directory = directory;
         this.validation = validation;
@@ -105,7 +119,7 @@ public final class AuthorizationService {
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(refusal(decrypted, e, eaId, now));
         }
-        return validated.handle((result, failure) -> {
+        return validated.handleAsync((result, failure) -> {
             Throwable cause = failure == null ? null : EaValidation.unwrap(failure);
             if (cause instanceof Error error) {
                 throw error;
@@ -118,7 +132,7 @@ public final class AuthorizationService {
             } catch (RuntimeException e) {
                 return refusal(decrypted, e, received.eaId(), now);
             }
-        });
+        }, afterValidation);
     }
 
     /** Steps 7 (the EA's answer) to 9. */
