@@ -61,6 +61,12 @@ public final class ExperimentCommand implements Runnable {
         @Option(names = "--cleanup", description = "remove namespaces, links, cgroups and processes left by an earlier run with --net-prefix, then exit")
         boolean cleanup;
 
+        /** A nistP256 cluster of this placement in {@code <work-dir>/<name>}: {@code eaReplicas} EA replicas, one Operator, one AA. */
+        ClusterSpec spec(String name, int eaReplicas, String order, String propagation) {
+            return new ClusterSpec(cluster.projectDir.toAbsolutePath(), cluster.workDir.resolve(name).toAbsolutePath(), eaReplicas, 1, 1,
+                    order, propagation, cluster.basePort, cluster.jgroupsBase(), "nistP256");
+        }
+
         /** The hosts: namespaces or loopback, each limited to {@code cpus} cores when given and this machine can. */
         HostNetwork open(Double cpus, Consumer<String> log) {
             HostNetwork net = hosts.open(log);
@@ -143,8 +149,7 @@ public final class ExperimentCommand implements Runnable {
                 return 0;
             }
             String[] m = FaultsCommand.modes(List.of(mode)).get(0);
-            ClusterSpec spec = new ClusterSpec(placement.cluster.projectDir.toAbsolutePath(), placement.cluster.workDir.resolve(name).toAbsolutePath(), 1, 1,
-                    1, m[0], m[1], placement.cluster.basePort, placement.cluster.jgroupsBase(), "nistP256");
+            ClusterSpec spec = placement.spec(name, 1, m[0], m[1]);
             CentralisedExperiment.Config config = new CentralisedExperiment.Config(spec, cpus, ecStartRate, atStartRate, factor, steps,
                     stepDuration, workers, budget, CommandSupport.AT_PERMISSIONS);
             return placement.run(spec, cpus.isEmpty() ? null : cpus.get(0), name,
@@ -192,8 +197,7 @@ public final class ExperimentCommand implements Runnable {
             if (placement.cleanedUp()) {
                 return 0;
             }
-            ClusterSpec template = new ClusterSpec(placement.cluster.projectDir.toAbsolutePath(), placement.cluster.workDir.resolve(name).toAbsolutePath(), 1,
-                    1, 1, "FIFO", "ASYNC", placement.cluster.basePort, placement.cluster.jgroupsBase(), "nistP256");
+            ClusterSpec template = placement.spec(name, 1, "FIFO", "ASYNC");
             Path reports = placement.reportDir.toAbsolutePath();
             ReplicasExperiment.Config config = new ReplicasExperiment.Config(template, FaultsCommand.modes(modes), replicas, operators, aas,
                     window, concurrency, stations, new ConsistencyWorkload.Settings(rate, 32, 0.02, Duration.ofSeconds(15)), warmup, quiet,
@@ -244,8 +248,7 @@ public final class ExperimentCommand implements Runnable {
                 return 0;
             }
             String[] m = FaultsCommand.modes(List.of(mode)).get(0);
-            ClusterSpec spec = new ClusterSpec(placement.cluster.projectDir.toAbsolutePath(), placement.cluster.workDir.resolve(name).toAbsolutePath(),
-                    replicas, 1, 1, m[0], m[1], placement.cluster.basePort, placement.cluster.jgroupsBase(), "nistP256");
+            ClusterSpec spec = placement.spec(name, replicas, m[0], m[1]);
             List<String[]> third = bothRegionsModes.equals(List.of("none")) ? List.of() : FaultsCommand.modes(bothRegionsModes);
             GeoExperiment.Config config = new GeoExperiment.Config(spec, Region.parse(eaRegion), Region.parse(remoteRegion), ecRate, atRate,
                     window, workers, CommandSupport.AT_PERMISSIONS, third, regionalReplicas);

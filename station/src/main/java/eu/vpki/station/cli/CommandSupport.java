@@ -45,6 +45,12 @@ public final class CommandSupport {
         return HttpClients.http11(Duration.ofSeconds(5)).trustingPemCa(tlsCa).daemonThreads("http").build();
     }
 
+    /** Resolves the target (a cluster's state file, or the DC and RCA given) and connects the load generator to it. */
+    public static Workload connect(TargetOptions target, LoadOptions load, AtomicReference<LoadRunner.Progress> progress) throws IOException {
+        target.resolve();
+        return workload(target, load, http(target.tlsCa), progress);
+    }
+
     public static Workload workload(TargetOptions target, LoadOptions load, HttpClient http, AtomicReference<LoadRunner.Progress> progress) throws IOException {
         return Workload.connect(target.dc, target.rcaCert, AT_PERMISSIONS, target.eaUrls, target.aaUrls, load.precompute, http,
                 progress::set);

@@ -8,9 +8,7 @@ import eu.vpki.station.SimulatedStation;
 import eu.vpki.station.report.RunReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -23,22 +21,19 @@ public final class EnrolCommand implements Callable<Integer> {
     TargetOptions target = new TargetOptions();
     @Mixin
     LoadOptions load = new LoadOptions();
-    @Option(names = "--fleet", defaultValue = "run/fleet.json", description = "fleet file (default ${DEFAULT-VALUE})")
-    Path fleetFile;
-    @Option(names = "--report-dir", defaultValue = "run/reports", description = "where reports go (default ${DEFAULT-VALUE})")
-    Path reportDir;
+    @Mixin
+    FleetOptions fleet = new FleetOptions();
 
     @Override
     public Integer call() throws Exception {
-        target.resolve();
-        List<SimulatedStation> fleet = FleetFile.read(fleetFile);
+        List<SimulatedStation> stations = FleetFile.read(fleet.fleetFile);
         AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
-        Workload w = CommandSupport.workload(target, load, CommandSupport.http(target.tlsCa), progress);
+        Workload w = CommandSupport.connect(target, load, progress);
         Instant started = Instant.now();
-        PhaseResult r = CommandSupport.withProgress(progress, () -> w.enrol(fleet, load.model(fleet.size())));
-        FleetFile.write(fleetFile, fleet);
-        return CommandSupport.report(new RunReport("enrolment of " + fleet.size() + " stations", started,
-                CommandSupport.settings(load, fleet.isEmpty() ? "-" : fleet.get(0).curve().curveName(), "DC " + target.dc), List.of(r)),
-                reportDir, "enrol");
+        PhaseResult r = CommandSupport.withProgress(progress, () -> w.enrol(stations, load.model(stations.size())));
+        FleetFile.write(fleet.fleetFile, stations);
+        return CommandSupport.report(new RunReport("enrolment of " + stations.size() + " stations", started,
+                CommandSupport.settings(load, stations.isEmpty() ? "-" : stations.get(0).curve().curveName(), "DC " + target.dc), List.of(r)),
+                fleet.reportDir, "enrol");
     }
 }

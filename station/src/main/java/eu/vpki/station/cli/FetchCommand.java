@@ -9,7 +9,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -22,26 +21,23 @@ public final class FetchCommand implements Callable<Integer> {
     TargetOptions target = new TargetOptions();
     @Mixin
     LoadOptions load = new LoadOptions();
-    @Option(names = "--fleet", defaultValue = "run/fleet.json", description = "fleet file (default ${DEFAULT-VALUE})")
-    Path fleetFile;
+    @Mixin
+    FleetOptions fleet = new FleetOptions();
     @Option(names = "--per-station", defaultValue = "10", description = "ATs per station (default ${DEFAULT-VALUE})")
     int perStation;
-    @Option(names = "--report-dir", defaultValue = "run/reports", description = "where reports go (default ${DEFAULT-VALUE})")
-    Path reportDir;
 
     @Override
     public Integer call() throws Exception {
-        target.resolve();
-        List<SimulatedStation> enrolled = CommandSupport.enrolledStations(fleetFile);
+        List<SimulatedStation> enrolled = CommandSupport.enrolledStations(fleet.fleetFile);
         if (enrolled.isEmpty()) {
             return 2;
         }
         AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
-        Workload w = CommandSupport.workload(target, load, CommandSupport.http(target.tlsCa), progress);
+        Workload w = CommandSupport.connect(target, load, progress);
         long n = (long) enrolled.size() * perStation;
         Instant started = Instant.now();
         PhaseResult r = CommandSupport.withProgress(progress, () -> w.fetch("authorization", enrolled, n, load.model(n)));
         return CommandSupport.report(new RunReport(n + " pseudonyms for " + enrolled.size() + " stations", started,
-                CommandSupport.settings(load, enrolled.get(0).curve().curveName(), "DC " + target.dc), List.of(r)), reportDir, "fetch");
+                CommandSupport.settings(load, enrolled.get(0).curve().curveName(), "DC " + target.dc), List.of(r)), fleet.reportDir, "fetch");
     }
 }

@@ -9,7 +9,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -24,8 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SweepCommand implements Callable<Integer> {
     @Mixin
     TargetOptions target = new TargetOptions();
-    @Option(names = "--fleet", defaultValue = "run/fleet.json", description = "fleet file with enrolled stations (default ${DEFAULT-VALUE})")
-    Path fleetFile;
+    @Mixin
+    FleetOptions fleet = new FleetOptions();
     @Option(names = "--start-rate", defaultValue = "50", description = "first offered rate, AT/s (default ${DEFAULT-VALUE})")
     double startRate;
     @Option(names = "--factor", defaultValue = "1.5", description = "rate multiplier per step (default ${DEFAULT-VALUE})")
@@ -38,13 +37,10 @@ public final class SweepCommand implements Callable<Integer> {
     int workers;
     @Option(names = "--precompute", defaultValue = "true", negatable = true, description = "build requests before each step (default ${DEFAULT-VALUE})")
     boolean precompute;
-    @Option(names = "--report-dir", defaultValue = "run/reports", description = "where reports go (default ${DEFAULT-VALUE})")
-    Path reportDir;
 
     @Override
     public Integer call() throws Exception {
-        target.resolve();
-        List<SimulatedStation> enrolled = CommandSupport.enrolledStations(fleetFile);
+        List<SimulatedStation> enrolled = CommandSupport.enrolledStations(fleet.fleetFile);
         if (enrolled.isEmpty()) {
             return 2;
         }
@@ -52,7 +48,7 @@ public final class SweepCommand implements Callable<Integer> {
         load.precompute = precompute;
         load.concurrency = workers;
         AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
-        Workload w = CommandSupport.workload(target, load, CommandSupport.http(target.tlsCa), progress);
+        Workload w = CommandSupport.connect(target, load, progress);
         Instant started = Instant.now();
         List<PhaseResult> results = CommandSupport.withProgress(progress,
                 () -> w.sweep(enrolled, startRate, factor, steps, stepDuration, workers));
@@ -65,7 +61,7 @@ public final class SweepCommand implements Callable<Integer> {
         settings.put("stations", Integer.toString(enrolled.size()));
         settings.put("machine", CommandSupport.machine());
         RunReport report = new RunReport("AT sweep", started, settings, results);
-        CommandSupport.report(report, reportDir, "sweep");
+        CommandSupport.report(report, fleet.reportDir, "sweep");
         return 0;
     }
 }
