@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
 done
 BASE_PORT=${VPKI_BENCH_BASE_PORT:-18080}
 JGROUPS_BASE_PORT=${VPKI_BENCH_JGROUPS_BASE_PORT:-17800}
-CLIENT=load-client/target/vpki-load-client-0.1.0-SNAPSHOT.jar
+CLIENT=cli/target/vpki-cli-0.1.0-SNAPSHOT.jar
 if [ "$QUICK" = yes ]; then
   JMH_ARGS="--quick"; FLOOR_SECONDS=0.5; EA_REQUESTS=1500; EA_WARMUP=5; AA_LEVELS=8; AA_WARMUP=PT20S; AA_MEASURE=PT5S; STATIONS=40
 else
@@ -47,7 +47,7 @@ fi
 
 if [ "$BUILD" = yes ]; then
   # one reactor: the JMH jar, the services' jars, the aa and ea test class paths; nothing installed into ~/.m2
-  mvn -B -q -DskipTests -pl benchmarks,rca,dc,ea,operator,aa,load-client -am package dependency:build-classpath \
+  mvn -B -q -DskipTests -pl benchmarks,rca,dc,ea,operator,aa,admin,station,testbed,faults,experiments,cli -am package dependency:build-classpath \
       -DincludeScope=test -Dmdep.outputFile=target/bench.classpath
   # optional: the floor of a libcrypto binding (docs/design-brainpool-arithmetic.md), where a C compiler and OpenSSL's headers exist
   cc -O2 -o benchmarks/target/openssl-binding-floor benchmarks/openssl-binding-floor.c -lcrypto 2>/dev/null \
@@ -58,7 +58,7 @@ fi
 
 # a `vpki faults` run on this machine keeps a whole cluster busy: wait for it (at most 20 minutes)
 waited=0
-while pgrep -f 'vpki-load-client.*\.jar faults' > /dev/null && [ $waited -lt 1200 ]; do
+while pgrep -f 'vpki-cli.*\.jar faults' > /dev/null && [ $waited -lt 1200 ]; do
   [ $waited -eq 0 ] && echo "waiting for the vpki faults run(s) on this machine to end" >&2
   sleep 15; waited=$((waited + 15))
 done
@@ -72,7 +72,7 @@ failed() {
 }
 echo "# Brainpool at every level, one run ($(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(git rev-parse --short HEAD))" > "$SUMMARY"
 echo >> "$SUMMARY"
-[ $waited -gt 0 ] && step "waited $waited s for vpki faults runs to end$(pgrep -f 'vpki-load-client.*\.jar faults' > /dev/null && echo ' (one still runs: these figures are not from a quiet machine)')"
+[ $waited -gt 0 ] && step "waited $waited s for vpki faults runs to end$(pgrep -f 'vpki-cli.*\.jar faults' > /dev/null && echo ' (one still runs: these figures are not from a quiet machine)')"
 
 step "JMH against openssl speed"
 java -cp benchmarks/target/benchmarks.jar eu.vpki.benchmarks.OpenSslComparison $JMH_ARGS --out "$OUT/crypto-vs-openssl.md" > "$OUT/crypto-vs-openssl.log" 2>&1 \

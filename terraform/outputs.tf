@@ -45,7 +45,7 @@ output "tls_bootstrap_command" {
   # rca-tls-key, operator-tls-certificate and operator-tls-key; clients trust tls/ca.crt (docs/deployment.md).
   description = "Issues the TLS CA and the server certificates of the RCA admin API and the Operator API for this deployment's addresses."
   value = join(" ", [
-    "java -jar vpki-load-client-${var.vpki_version}.jar bootstrap tls --dir tls",
+    "java -jar vpki-admin-${var.vpki_version}.jar bootstrap tls --dir tls",
     "--server rca=${module.global.rca_private_ip}",
     "--server operator=${join(",", flatten([for region, l in local.layout : l.operator_ips]))}",
   ])
@@ -54,12 +54,12 @@ output "tls_bootstrap_command" {
 output "load_client_command" {
   # Registers simulated vehicles through the Operator API (so run it from the
   # operator network, with the operator's token in operator-token), enrols them
-  # and sweeps the AT rate: docs/load-client.md.
+  # and sweeps the AT rate: docs/testbed.md.
   description = "Load client command lines against this deployment (run from the operator network; rca.cert is the RCA certificate of the key ceremony)."
   value = join(" && ", [
-    "java -jar vpki-load-client-${var.vpki_version}.jar register --operator https://${local.layout[var.home_region].operator_ips[0]}:8084 --tls-ca tls/ca.crt --operator-token-file operator-token --stations 10000",
-    "java -jar vpki-load-client-${var.vpki_version}.jar enrol --dc ${local.endpoints.dc} --rca-cert rca.cert --rate 200",
-    "java -jar vpki-load-client-${var.vpki_version}.jar sweep --dc ${local.endpoints.dc} --rca-cert rca.cert --start-rate 100 --step-duration PT30S",
+    "java -jar vpki-cli-${var.vpki_version}.jar register --operator https://${local.layout[var.home_region].operator_ips[0]}:8084 --tls-ca tls/ca.crt --operator-token-file operator-token --stations 10000",
+    "java -jar vpki-cli-${var.vpki_version}.jar enrol --dc ${local.endpoints.dc} --rca-cert rca.cert --rate 200",
+    "java -jar vpki-cli-${var.vpki_version}.jar sweep --dc ${local.endpoints.dc} --rca-cert rca.cert --start-rate 100 --step-duration PT30S",
   ])
 }
 
@@ -70,5 +70,5 @@ output "replication_bootstrap_command" {
   # replication-password, and each replication/<replica id>.p12 into replication-keystore-<replica id> (base64);
   # keep replication/deployment-ca.p12 offline (docs/deployment.md, docs/security.md).
   description = "Issues the replication channel's deployment CA and a key store for every EA and Operator replica of this deployment."
-  value       = "java -jar vpki-load-client-${var.vpki_version}.jar bootstrap replication --dir replication --replica ${join(",", local.replica_ids)}"
+  value       = "java -jar vpki-admin-${var.vpki_version}.jar bootstrap replication --dir replication --replica ${join(",", local.replica_ids)}"
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders a load-client HTML report in a real browser (headless Chromium) and saves a PNG screenshot.
+# Renders a load report (station module) as HTML in a real browser (headless Chromium) and saves a PNG screenshot.
 #   docs/tools/screenshot-report.sh run/reports/demo.html docs/img/report-demo.png [1600,2900]
 # Needs Debian's chromium (apt-get install -y chromium). The profile is a fresh empty directory, deleted
 # afterwards; the flags keep the browser off the network (the report has no script and loads nothing).

@@ -16,7 +16,7 @@ locals {
     aa_keystore           = { description = "AA PKCS#12 key store (base64)", everywhere = true, region = null }
     aa_keystore_password  = { description = "Password of the AA key store", everywhere = true, region = null }
     operator_credentials  = { description = "Operator credentials file (operator id and token hash per line)", everywhere = true, region = null }
-    # HTTPS of the bearer-token APIs: PEM files of 'vpki-load bootstrap tls' (output tls_bootstrap_command),
+    # HTTPS of the bearer-token APIs: PEM files of 'vpki-admin bootstrap tls' (output tls_bootstrap_command),
     # a certificate chain and its PKCS#8 key; clients trust that command's ca.crt (docs/security.md).
     rca_tls_certificate      = { description = "TLS certificate chain (PEM) of the RCA admin API", everywhere = false, region = null }
     rca_tls_key              = { description = "TLS private key (PKCS#8 PEM) of the RCA admin API", everywhere = false, region = null }
@@ -25,7 +25,7 @@ locals {
     # Every EA and Operator replica's own Redis (loopback only) asks for it (requirepass); the replica reads it too.
     redis_password = { description = "Password of every replica's Redis (requirepass; printable, no spaces or quotes)", everywhere = true, region = null }
     # The replication channel (docs/security.md, "JGroups channel"): the deployment CA certificate(s) in a
-    # PKCS#12 trust store, and one password for it and every replica's key store ('vpki-load bootstrap replication').
+    # PKCS#12 trust store, and one password for it and every replica's key store ('vpki-admin bootstrap replication').
     replication_truststore = { description = "Replication trust store: the deployment CA certificate(s) (PKCS#12, base64)", everywhere = true, region = null }
     replication_password   = { description = "Password of the replication trust store and key stores", everywhere = true, region = null }
   }

@@ -1,14 +1,18 @@
 package eu.vpki.aa;
 
-import eu.vpki.aa.testing.ItsStation;
+import eu.vpki.aa.core.AaFixture;
 import eu.vpki.aa.testing.LocalPki;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.AtResult;
-import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.RcaCtl;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.testing.RedisFixture;
+import eu.vpki.station.OperatorClient;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -34,6 +38,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -58,7 +63,7 @@ class AuthorizationEndToEndTest {
     static ConfigurableApplicationContext aa2;
     static TrustListClient vehicle;
     static final List<EtsiCertificate> issued = new ArrayList<>();
-    static final List<ItsStation> stations = new ArrayList<>();
+    static final List<SimulatedStation> stations = new ArrayList<>();
 
     @BeforeAll
     static void deploy() {
@@ -88,12 +93,12 @@ class AuthorizationEndToEndTest {
         return URI.create("http://127.0.0.1:" + port + "/aa/authorization");
     }
 
-    static ItsStation registeredAndEnrolled(String id, LocalPki.Ea ea) {
-        ItsStation station = new ItsStation(id);
-        HttpResponse<String> r = operator(ea, "POST", "/stations", station.registrationJson());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    static SimulatedStation registeredAndEnrolled(String id, LocalPki.Ea ea) {
+        SimulatedStation station = SimulatedStation.generate(id, EtsiCurve.NIST_P256, RANDOM);
+        OperatorClient.Answer r = ea.register(station);
+        assertThat(r.status()).as(r.body().toString()).isEqualTo(201);
         // ASYNC: the EA replica may apply the registration a moment after the Operator answered
-        await().atMost(ASYNC_REVOCATION_BOUND).until(() -> station.enrol(ea, 0) == EtsiCodes.Enrolment.OK);
+        await().atMost(ASYNC_REVOCATION_BOUND).until(() -> ea.enrol(station, 0) == EtsiCodes.Enrolment.OK);
         stations.add(station);
         return station;
     }
@@ -105,9 +110,17 @@ class AuthorizationEndToEndTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    static AtResult askFor(ItsStation station, LocalPki.Ea ea, int aaPort) {
-        OutgoingRequest request = station.atRequest(ea, pki.aa, Instant.now());
-        AtResult result = station.authorize(aaUri(aaPort), request, pki.aa);
+    /** A fresh AT request of {@code station} to the AA, naming {@code ea} (CAM and DENM, PoP, EC signature encrypted for the EA). */
+    static StationMessages.Request atRequest(SimulatedStation station, LocalPki.Ea ea) {
+        return LocalPki.MESSAGES.authorization(station, ea.certificate, pki.aa, SimulatedStation.CAM_DENM, Protection.FULL, Instant.now());
+    }
+
+    static AtResult askFor(SimulatedStation station, LocalPki.Ea ea, int aaPort) {
+        return askFor(atRequest(station, ea), aaPort);
+    }
+
+    static AtResult askFor(StationMessages.Request request, int aaPort) {
+        AtResult result = LocalPki.authorize(aaUri(aaPort), request, pki.aa);
         result.authorizationTicket().ifPresent(issued::add);
         return result;
     }
@@ -120,15 +133,16 @@ class AuthorizationEndToEndTest {
     @Test
     @Order(1)
     void atsFromTwoAaProcesses_chainToTheAaAndTheRca_withTheRequestedKeyAndConfirmedPermissions() {
-        ItsStation station = registeredAndEnrolled("AA-E2E-1", syncEa);
+        SimulatedStation station = registeredAndEnrolled("AA-E2E-1", syncEa);
         double before1 = issuedBy(aa1);
         double before2 = issuedBy(aa2);
         for (int i = 0; i < 4; i++) {
-            AtResult result = askFor(station, syncEa, i % 2 == 0 ? AA1_PORT : AA2_PORT);
+            StationMessages.Request request = atRequest(station, syncEa);
+            AtResult result = askFor(request, i % 2 == 0 ? AA1_PORT : AA2_PORT);
             assertThat(result.responseCode()).isEqualTo(EtsiCodes.Authorization.OK);
             EtsiCertificate at = result.authorizationTicket().orElseThrow();
-            assertThat(at.verificationKey()).isEqualTo(station.lastAtKey.publicKey());
-            assertThat(at.appPermissions()).containsExactlyElementsOf(ItsStation.CAM_DENM);
+            assertThat(at.verificationKey()).isEqualTo(request.newKey().publicKey());
+            assertThat(at.appPermissions()).containsExactlyElementsOf(SimulatedStation.CAM_DENM);
             assertThat(vehicle.current().validate(at, Instant.now())).containsExactly(at, pki.aa, pki.root);
         }
         assertThat(issuedBy(aa1) - before1).isEqualTo(2);
@@ -139,7 +153,7 @@ class AuthorizationEndToEndTest {
     @Test
     @Order(2)
     void asyncEa_issuesToo() {
-        ItsStation station = registeredAndEnrolled("AA-E2E-ASYNC-1", asyncEa);
+        SimulatedStation station = registeredAndEnrolled("AA-E2E-ASYNC-1", asyncEa);
         AtResult result = askFor(station, asyncEa, AA2_PORT);
         assertThat(result.responseCode()).isEqualTo(EtsiCodes.Authorization.OK);
         assertThat(vehicle.current().validate(result.authorizationTicket().orElseThrow(), Instant.now())).hasSize(3);
@@ -148,10 +162,10 @@ class AuthorizationEndToEndTest {
     @Test
     @Order(3)
     void stationRevokedThroughTheOperator_sync_getsNoFurtherAt_immediately() {
-        ItsStation station = registeredAndEnrolled("AA-E2E-REVOKE-SYNC", syncEa);
+        SimulatedStation station = registeredAndEnrolled("AA-E2E-REVOKE-SYNC", syncEa);
         assertThat(askFor(station, syncEa, AA1_PORT).ok()).isTrue();
 
-        assertThat(operator(syncEa, "POST", "/stations/" + station.canonicalId + "/revoke", null).statusCode()).isEqualTo(200);
+        assertThat(operator(syncEa, "POST", "/stations/" + station.canonicalId() + "/revoke", null).statusCode()).isEqualTo(200);
 
         double before = issuedBy(aa1) + issuedBy(aa2);
         for (int port : new int[]{AA1_PORT, AA2_PORT}) {
@@ -165,10 +179,10 @@ class AuthorizationEndToEndTest {
     @Test
     @Order(4)
     void stationRevokedThroughTheOperator_async_getsNoFurtherAt_withinTheBound() {
-        ItsStation station = registeredAndEnrolled("AA-E2E-REVOKE-ASYNC", asyncEa);
+        SimulatedStation station = registeredAndEnrolled("AA-E2E-REVOKE-ASYNC", asyncEa);
         assertThat(askFor(station, asyncEa, AA2_PORT).ok()).isTrue();
 
-        assertThat(operator(asyncEa, "POST", "/stations/" + station.canonicalId + "/revoke", null).statusCode()).isEqualTo(200);
+        assertThat(operator(asyncEa, "POST", "/stations/" + station.canonicalId() + "/revoke", null).statusCode()).isEqualTo(200);
 
         await().atMost(ASYNC_REVOCATION_BOUND).pollInterval(Duration.ofMillis(50))
                 .until(() -> askFor(station, asyncEa, AA1_PORT).responseCode() == EtsiCodes.Authorization.DENIEDPERMISSIONS);
@@ -194,9 +208,9 @@ class AuthorizationEndToEndTest {
         for (EtsiCertificate at : issued) {
             assertThat(auditText).contains("issued code=0 at=" + at.hashedId8().toHex());
         }
-        for (ItsStation s : stations) {
-            assertThat(auditText).doesNotContain(s.canonicalId).doesNotContainIgnoringCase(s.ec.hashedId8().toHex())
-                    .doesNotContainIgnoringCase(HexFormat.of().formatHex(s.canonicalKey.publicKey().compressed()));
+        for (SimulatedStation s : stations) {
+            assertThat(auditText).doesNotContain(s.canonicalId()).doesNotContainIgnoringCase(s.enrolmentCredential().hashedId8().toHex())
+                    .doesNotContainIgnoringCase(s.canonicalKeyHex());
         }
 
         // every byte every EA replica (and Operator) stored: no AT, no AT digest, no AT key
@@ -211,7 +225,7 @@ class AuthorizationEndToEndTest {
             for (byte[] trace : List.of(at.hashedId8().bytes(), at.verificationKey().compressed(), at.verificationKey().x(),
                     at.hashedId8().toHex().getBytes(StandardCharsets.US_ASCII),
                     HexFormat.of().formatHex(at.verificationKey().x()).getBytes(StandardCharsets.US_ASCII))) {
-                assertThat(stored).noneMatch(value -> indexOf(value, trace) >= 0);
+                assertThat(stored).noneMatch(value -> AaFixture.indexOf(value, trace) >= 0);
             }
         }
     }
@@ -219,7 +233,7 @@ class AuthorizationEndToEndTest {
     @Test
     @Order(6)
     void oneEaReplicaDown_theAaUsesTheOther() {
-        ItsStation station = registeredAndEnrolled("AA-E2E-FAILOVER", syncEa);
+        SimulatedStation station = registeredAndEnrolled("AA-E2E-FAILOVER", syncEa);
         syncEa.replicas.get(0).close();
         for (int i = 0; i < 4; i++) {
             assertThat(askFor(station, syncEa, i % 2 == 0 ? AA1_PORT : AA2_PORT).responseCode()).isEqualTo(EtsiCodes.Authorization.OK);
@@ -262,18 +276,5 @@ class AuthorizationEndToEndTest {
         } else if (reply instanceof List<?> list) {
             list.forEach(element -> flatten(element, into));
         }
-    }
-
-    static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i <= hay.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

@@ -1,13 +1,16 @@
 package eu.vpki.aa;
 
-import eu.vpki.aa.testing.ItsStation;
 import eu.vpki.aa.testing.LocalPki;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.AtResult;
-import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.RcaCtl;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.station.OperatorClient;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -22,6 +25,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 
+import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,22 +80,21 @@ class EtsiEndpointsOverTlsTest {
 
     @Test
     void enrolmentAndAuthorization_overHttps_issueAtsChainingToTheRoot_withEitherEaClient() {
-        ItsStation station = new ItsStation("TLS-E2E-1");
-        HttpResponse<String> registered = LocalPki.send(HttpRequest.newBuilder(ea.operator("/stations"))
-                .header("Authorization", "Bearer " + LocalPki.OPERATOR_TOKEN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(station.registrationJson())).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+        SimulatedStation station = SimulatedStation.generate("TLS-E2E-1", EtsiCurve.NIST_P256, RANDOM);
+        OperatorClient.Answer registered = ea.register(station);
+        assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
         assertThat(ea.enrolment(0).getScheme()).isEqualTo("https");
 
-        assertThat(station.enrol(ea, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
+        assertThat(ea.enrol(station, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
         TrustListClient vehicle = pki.vehicleView();
         for (int port : new int[]{AA_PORT, AA_JDK_PORT}) {
-            OutgoingRequest request = station.atRequest(ea, pki.aa, Instant.now());
-            AtResult result = station.authorize(aaUri("https", port), request, pki.aa);
+            StationMessages.Request request = LocalPki.MESSAGES.authorization(station, ea.certificate, pki.aa, SimulatedStation.CAM_DENM,
+                    Protection.FULL, Instant.now());
+            AtResult result = LocalPki.authorize(aaUri("https", port), request, pki.aa);
 
             assertThat(result.responseCode()).as("AA on port " + port).isEqualTo(EtsiCodes.Authorization.OK);
             EtsiCertificate at = result.authorizationTicket().orElseThrow();
-            assertThat(at.verificationKey()).isEqualTo(station.lastAtKey.publicKey());
+            assertThat(at.verificationKey()).isEqualTo(request.newKey().publicKey());
             assertThat(vehicle.current().validate(at, Instant.now())).containsExactly(at, pki.aa, pki.root);
         }
         assertThat(issued(aa)).isEqualTo(1);

@@ -1,5 +1,6 @@
 package eu.vpki.benchmarks;
 
+import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.etsi.crypto.AesCcm;
 import org.bouncycastle.crypto.InvalidCipherTextException;
 import org.bouncycastle.crypto.engines.AESEngine;
@@ -38,7 +39,7 @@ public class AesCcmBenchmark {
         nonce = new byte[12];
         random.nextBytes(key);
         random.nextBytes(nonce);
-        plaintext = Pki.payload(500);
+        plaintext = TestPki.payload(500);
         ciphertext = AesCcm.encrypt(key, nonce, plaintext);
     }
 

@@ -1,5 +1,6 @@
 package eu.vpki.benchmarks;
 
+import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.error.PkiException;
@@ -63,7 +64,7 @@ public class AuthorizationIssuanceBenchmark {
         @Param({"NIST_P256", "BRAINPOOL_P256R1"})
         public EtsiCurve curve;
 
-        Pki pki;
+        TestPki pki;
         final Map<HashedId8, String> enrolmentCredentials = new HashMap<>();
         final RecordDecoding decoding = new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES);
         Function<HashedId8, Optional<EtsiCertificate>> ctlAas;
@@ -73,18 +74,18 @@ public class AuthorizationIssuanceBenchmark {
         @Setup
         public void setUp() {
             SecureRandom random = new SecureRandom();
-            pki = new Pki(curve, random);
+            pki = new TestPki(curve);
             ctlAas = id -> id.equals(pki.aa.hashedId8()) ? Optional.of(pki.aa) : Optional.empty();
             DataEncryption stationEncryption = new DataEncryption(random);
             for (int i = 0; i < POOL; i++) {
                 EtsiKeyPair ecKey = EtsiKeyPair.generate(curve, random);
-                EtsiCertificate ec = pki.issueEc(ecKey, random);
+                EtsiCertificate ec = pki.issueEc(ecKey);
                 enrolmentCredentials.put(ec.hashedId8(), HexFormat.of().formatHex(ec.encoded()));
                 EtsiKeyPair atKey = EtsiKeyPair.generate(curve, random);
                 OutgoingRequest request = AuthorizationMessages.request(
-                        new AuthorizationMessages.AtRequest(atKey.publicKey(), null, SubjectAttributes.permissions(Pki.CAM_DENM)),
-                        new SoftwareSigner(atKey, random), ec, new SoftwareSigner(ecKey, random), pki.ea, pki.aaRecipient,
-                        AuthorizationMessages.Protection.FULL, Pki.NOW, random, stationEncryption);
+                        new AuthorizationMessages.AtRequest(atKey.publicKey(), null, SubjectAttributes.permissions(TestPki.CAM_DENM)),
+                        new SoftwareSigner(atKey, random), ec, new SoftwareSigner(ecKey, random), pki.ea, pki.aa.asEncryptionRecipient(),
+                        AuthorizationMessages.Protection.FULL, TestPki.NOW, random, stationEncryption);
                 bodies[i] = request.body();
             }
         }
@@ -111,31 +112,31 @@ public class AuthorizationIssuanceBenchmark {
     }
 
     static byte[] authorize(Requests requests, Servers s) {
-        Pki pki = requests.pki;
+        TestPki pki = requests.pki;
         // AA
-        DecryptedRequest atRequest = DecryptedRequest.decrypt(requests.next(), pki.aaIdentity, s.encryption);
+        DecryptedRequest atRequest = DecryptedRequest.decrypt(requests.next(), pki.aaIdentity(), s.encryption);
         AuthorizationMessages.ReceivedAtRequest received = AuthorizationMessages.parseRequest(atRequest);
-        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, s.aaSigner, pki.aa, pki.eaRecipient, Pki.NOW, s.encryption);
+        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, s.aaSigner, pki.aa, pki.ea.asEncryptionRecipient(), TestPki.NOW, s.encryption);
 
         // EA
-        DecryptedRequest validationRequest = DecryptedRequest.decrypt(toEa.body(), pki.eaIdentity, s.encryption);
+        DecryptedRequest validationRequest = DecryptedRequest.decrypt(toEa.body(), pki.eaIdentity(), s.encryption);
         AuthorizationValidationMessages.ReceivedValidationRequest validation =
-                AuthorizationValidationMessages.parseRequest(validationRequest, requests.ctlAas, pki.eaIdentity, s.encryption);
+                AuthorizationValidationMessages.parseRequest(validationRequest, requests.ctlAas, pki.eaIdentity(), s.encryption);
         String ecStored = requests.enrolmentCredentials.get(validation.ecSignature().signerDigest().orElseThrow());
         if (ecStored == null) {
             throw new PkiException(ErrorCode.UNKNOWN_SIGNER, "unknown EC");
         }
         validation.ecSignature().requireSignedBy(requests.decoding.certificate(ecStored));
         byte[] validationResponse = AuthorizationValidationMessages.response(validationRequest, EtsiCodes.Validation.OK,
-                validation.requested(), s.eaSigner, pki.ea, Pki.NOW, s.encryption);
+                validation.requested(), s.eaSigner, pki.ea, TestPki.NOW, s.encryption);
 
         // AA
         AuthorizationValidationMessages.ValidationResult result =
                 AuthorizationValidationMessages.readResponse(validationResponse, toEa, pki.ea, s.encryption);
-        EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(Pki.AT_VALIDITY,
+        EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(TestPki.AT_VALIDITY,
                 received.request().verificationKey(), received.request().encryptionKey(),
                 result.confirmed().orElseThrow().appPermissions(), null), pki.aa, s.aaSigner);
-        return AuthorizationMessages.response(atRequest, EtsiCodes.Authorization.OK, at, s.aaSigner, pki.aa, Pki.NOW, s.encryption);
+        return AuthorizationMessages.response(atRequest, EtsiCodes.Authorization.OK, at, s.aaSigner, pki.aa, TestPki.NOW, s.encryption);
     }
 
     @Benchmark

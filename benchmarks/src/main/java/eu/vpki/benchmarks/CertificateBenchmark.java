@@ -1,5 +1,6 @@
 package eu.vpki.benchmarks;
 
+import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
@@ -53,7 +54,7 @@ public class CertificateBenchmark {
     private static final Element TO_BE_SIGNED_CERTIFICATE = IEEE1609dot2.ToBeSignedCertificate.build();
 
     private SecureRandom random;
-    private Pki pki;
+    private TestPki pki;
     private SoftwareSigner aaSigner;
     private EtsiKeyPair atKey;
     private byte[] atEncoded;
@@ -66,10 +67,10 @@ public class CertificateBenchmark {
     @Setup
     public void setUp() throws NoSuchAlgorithmException {
         random = new SecureRandom();
-        pki = new Pki(EtsiCurve.NIST_P256, random);
+        pki = new TestPki(EtsiCurve.NIST_P256);
         aaSigner = new SoftwareSigner(pki.aaKey, random);
         atKey = EtsiKeyPair.generate(EtsiCurve.NIST_P256, random);
-        at = pki.issueAt(atKey, random);
+        at = pki.issueAt(atKey);
         atEncoded = at.encoded();
         atToBeSigned = at.oer().getToBeSigned();
         aaCertificateHash = MessageDigest.getInstance("SHA-256").digest(pki.aa.encoded());
@@ -113,7 +114,7 @@ public class CertificateBenchmark {
     /** Ours: build the AT from its profile, sign, encode, re-decode and check against the AA. */
     @Benchmark
     public EtsiCertificate oursIssueAt() {
-        return CertificateIssuer.issue(CertificateProfiles.authorizationTicket(Pki.AT_VALIDITY, atKey.publicKey(), null, Pki.CAM_DENM, null),
+        return CertificateIssuer.issue(CertificateProfiles.authorizationTicket(TestPki.AT_VALIDITY, atKey.publicKey(), null, TestPki.CAM_DENM, null),
                 pki.aa, aaSigner);
     }
 }

@@ -1,5 +1,6 @@
 package eu.vpki.benchmarks;
 
+import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.etsi.crypto.Ecies;
 import eu.vpki.common.etsi.crypto.EciesEncryptedKey;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
@@ -83,7 +84,7 @@ public class EncryptionBenchmark {
     @Setup
     public void setUp() {
         random = new SecureRandom();
-        plaintext = Pki.payload(500);
+        plaintext = TestPki.payload(500);
         domain = RawBc.domain(curve);
         AsymmetricCipherKeyPair kp = RawBc.keyPair(domain, random);
         bcRecipient = RawBc.pub(kp);

@@ -1,5 +1,6 @@
 package eu.vpki.benchmarks;
 
+import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.error.PkiException;
@@ -50,7 +51,7 @@ public class EnrolmentIssuanceBenchmark {
     /** The EA's certificates and keys, the station registry, and the pre-built requests. */
     @State(Scope.Benchmark)
     public static class Requests {
-        Pki pki;
+        TestPki pki;
         final Map<ByteBuffer, byte[]> canonicalKeys = new HashMap<>();
         final byte[][] bodies = new byte[POOL][];
         private final AtomicInteger cursor = new AtomicInteger();
@@ -58,7 +59,7 @@ public class EnrolmentIssuanceBenchmark {
         @Setup
         public void setUp() {
             SecureRandom random = new SecureRandom();
-            pki = new Pki(EtsiCurve.NIST_P256, random);
+            pki = new TestPki(EtsiCurve.NIST_P256);
             DataEncryption stationEncryption = new DataEncryption(random);
             List<PsidSsp> ecPermission = List.of(PsidSsp.bitmap(Psids.SECURED_CERTIFICATE_REQUEST, (byte) 0x01, (byte) 0xC0));
             for (int i = 0; i < POOL; i++) {
@@ -68,7 +69,7 @@ public class EnrolmentIssuanceBenchmark {
                 canonicalKeys.put(ByteBuffer.wrap(itsId), canonical.publicKey().compressed());
                 bodies[i] = EnrolmentMessages.initialRequest(
                         new EnrolmentMessages.EcRequest(itsId, newKey.publicKey(), null, SubjectAttributes.permissions(ecPermission)),
-                        new SoftwareSigner(newKey, random), new SoftwareSigner(canonical, random), pki.eaRecipient, Pki.NOW,
+                        new SoftwareSigner(newKey, random), new SoftwareSigner(canonical, random), pki.ea.asEncryptionRecipient(), TestPki.NOW,
                         stationEncryption).body();
             }
         }
@@ -93,8 +94,8 @@ public class EnrolmentIssuanceBenchmark {
     }
 
     static byte[] enrol(Requests requests, Ea ea) {
-        Pki pki = requests.pki;
-        DecryptedRequest decrypted = DecryptedRequest.decrypt(requests.next(), pki.eaIdentity, ea.encryption);
+        TestPki pki = requests.pki;
+        DecryptedRequest decrypted = DecryptedRequest.decrypt(requests.next(), pki.eaIdentity(), ea.encryption);
         EnrolmentMessages.ReceivedEcRequest received = EnrolmentMessages.parseRequest(decrypted);
         byte[] registered = requests.canonicalKeys.get(ByteBuffer.wrap(received.request().itsId()));
         if (registered == null) {
@@ -102,9 +103,9 @@ public class EnrolmentIssuanceBenchmark {
         }
         EtsiPublicKey canonical = EtsiPublicKey.fromEncodedPoint(EtsiCurve.NIST_P256, registered);
         received.outerSignature().requireSelfSignedBy(canonical, ErrorCode.CANONICAL_KEY_MISMATCH);
-        EtsiCertificate ec = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(Pki.EC_VALIDITY,
+        EtsiCertificate ec = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(TestPki.EC_VALIDITY,
                 received.request().verificationKey(), received.request().encryptionKey(), null), pki.ea, ea.signer);
-        return EnrolmentMessages.response(decrypted, EtsiCodes.Enrolment.OK, ec, ea.signer, pki.ea, Pki.NOW, ea.encryption);
+        return EnrolmentMessages.response(decrypted, EtsiCodes.Enrolment.OK, ec, ea.signer, pki.ea, TestPki.NOW, ea.encryption);
     }
 
     @Benchmark

@@ -1,5 +1,6 @@
 package eu.vpki.benchmarks;
 
+import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,7 +33,7 @@ public class PreSharedKeyBenchmark {
         encryption = new DataEncryption(random);
         key = new byte[16];
         random.nextBytes(key);
-        plaintext = Pki.payload(500);
+        plaintext = TestPki.payload(500);
         encrypted = encryption.encryptWithPreSharedKey(key, plaintext);
     }
 

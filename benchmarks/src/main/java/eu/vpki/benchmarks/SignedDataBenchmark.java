@@ -1,5 +1,6 @@
 package eu.vpki.benchmarks;
 
+import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts103097.DataSigning;
@@ -27,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class SignedDataBenchmark {
-    private Pki pki;
+    private TestPki pki;
     private SoftwareSigner eaSigner;
     private byte[] payload;
     private byte[] signed;
@@ -35,16 +36,16 @@ public class SignedDataBenchmark {
     @Setup
     public void setUp() {
         SecureRandom random = new SecureRandom();
-        pki = new Pki(EtsiCurve.NIST_P256, random);
+        pki = new TestPki(EtsiCurve.NIST_P256);
         eaSigner = new SoftwareSigner(pki.eaKey, random);
-        payload = Pki.payload(300);
+        payload = TestPki.payload(300);
         signed = oursSign();
         oursParseAndVerify();
     }
 
     @Benchmark
     public byte[] oursSign() {
-        return DataSigning.sign(payload, Psids.SECURED_CERTIFICATE_REQUEST, Pki.NOW, SignerKind.DIGEST, eaSigner, pki.ea);
+        return DataSigning.sign(payload, Psids.SECURED_CERTIFICATE_REQUEST, TestPki.NOW, SignerKind.DIGEST, eaSigner, pki.ea);
     }
 
     @Benchmark

@@ -4,16 +4,19 @@ import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.ts102941.CtlEntry;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts102941.RcaCtl;
 import eu.vpki.common.etsi.ts102941.TrustLists;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.common.testing.StreamedPost;
 import eu.vpki.common.testing.TestTls;
 import eu.vpki.ea.testing.SimulatedAa;
-import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import eu.vpki.ea.testing.TestReplicas;
 import eu.vpki.operator.OperatorApplication;
 import eu.vpki.operator.web.OperatorCredentials;
@@ -51,6 +54,7 @@ import static org.awaitility.Awaitility.await;
  */
 class EaOperatorHttpTest {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+    private static final StationMessages MESSAGES = new StationMessages(TestPki.RANDOM, new DataEncryption(TestPki.RANDOM));
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
     /** Plain HTTP to the EA, https (trusting the test CA) to the Operator, whose port speaks TLS only. */
     private static final HttpClient HTTP = TestTls.loopback().client();
@@ -123,44 +127,44 @@ class EaOperatorHttpTest {
 
     @Test
     void registerEnrolValidateSuspend_overTheRealEndpoints() {
-        SimulatedStation station = new SimulatedStation("HTTP-1", EtsiCurve.BRAINPOOL_P256R1);
+        SimulatedStation station = SimulatedStation.generate("HTTP-1", EtsiCurve.BRAINPOOL_P256R1, TestPki.RANDOM);
         HttpResponse<byte[]> registered = post(operatorUrl + "/operator/v1/stations", "application/json",
-                ("{\"stations\":[{\"canonicalId\":\"HTTP-1\",\"curve\":\"brainpoolP256r1\",\"publicKey\":\"" + station.publicKeyHex()
+                ("{\"stations\":[{\"canonicalId\":\"HTTP-1\",\"curve\":\"brainpoolP256r1\",\"publicKey\":\"" + station.canonicalKeyHex()
                         + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes());
         assertThat(registered.statusCode()).isEqualTo(201);
 
-        OutgoingRequest enrolment = station.initialRequest(PKI.ea, CLOCK.instant());
+        StationMessages.Request enrolment = MESSAGES.enrolment(station, PKI.ea, CLOCK.instant());
         HttpResponse<byte[]> enrolled = post(eaUrl + "/ea/enrolment", "application/x-its-request", enrolment.body());
         assertThat(enrolled.statusCode()).isEqualTo(200);
         assertThat(enrolled.headers().firstValue("Content-Type")).contains("application/x-its-response");
-        assertThat(station.readResponse(enrolled.body(), enrolment, PKI.ea).ok()).isTrue();
+        assertThat(MESSAGES.readEnrolment(enrolled.body(), enrolment, PKI.ea).ok()).isTrue();
         // the Operator's view of the station names the EC the EA just issued, once its replica applied it
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(new String(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-1").body()))
-                .contains("\"latestEc\":\"" + station.ec().hashedId8().toHex() + "\"").contains("\"latestEcStatus\":\"ACTIVE\""));
+                .contains("\"latestEc\":\"" + station.enrolmentCredential().hashedId8().toHex() + "\"").contains("\"latestEcStatus\":\"ACTIVE\""));
         assertThat(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-2").statusCode()).as("another operator's station").isEqualTo(404);
 
         SimulatedAa aa = new SimulatedAa(PKI);
-        OutgoingRequest validation = aa.forward(station.atRequest(PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)), true,
-                CLOCK.instant()), PKI.ea, CLOCK.instant());
+        OutgoingRequest validation = aa.forward(MESSAGES.authorization(station, PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)),
+                Protection.FULL, CLOCK.instant()), PKI.ea, CLOCK.instant());
         HttpResponse<byte[]> validated = post(eaUrl + "/ea/authorization-validation", "application/x-its-request", validation.body());
         assertThat(validated.statusCode()).isEqualTo(200);
         assertThat(aa.read(validated.body(), validation, PKI.ea).confirmed().orElseThrow().appPermissions())
                 .containsExactly(SimulatedStation.CAM_DENM.get(0));
 
         // permission escalation (DENM was not permitted)
-        OutgoingRequest greedy = aa.forward(station.atRequest(PKI.ea, PKI.aa, SimulatedStation.CAM_DENM, true, CLOCK.instant()),
+        OutgoingRequest greedy = aa.forward(MESSAGES.authorization(station, PKI.ea, PKI.aa, SimulatedStation.CAM_DENM, Protection.FULL, CLOCK.instant()),
                 PKI.ea, CLOCK.instant());
         assertThat(aa.read(post(eaUrl + "/ea/authorization-validation", "application/x-its-request", greedy.body()).body(), greedy, PKI.ea)
                 .responseCode()).isEqualTo(EtsiCodes.Validation.DENIEDPERMISSIONS);
 
         HttpResponse<byte[]> suspended = post(operatorUrl + "/operator/v1/stations/HTTP-1/suspend", "application/json", new byte[0]);
         assertThat(suspended.statusCode()).isEqualTo(200);
-        OutgoingRequest after = aa.forward(station.atRequest(PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)), true,
-                CLOCK.instant()), PKI.ea, CLOCK.instant());
+        OutgoingRequest after = aa.forward(MESSAGES.authorization(station, PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)),
+                Protection.FULL, CLOCK.instant()), PKI.ea, CLOCK.instant());
         assertThat(aa.read(post(eaUrl + "/ea/authorization-validation", "application/x-its-request", after.body()).body(), after, PKI.ea)
                 .responseCode()).isEqualTo(EtsiCodes.Validation.DENIEDPERMISSIONS);
-        OutgoingRequest reEnrolment = station.reEnrolmentRequest(PKI.ea, CLOCK.instant());
-        assertThat(station.readResponse(post(eaUrl + "/ea/enrolment", "application/x-its-request", reEnrolment.body()).body(),
+        StationMessages.Request reEnrolment = MESSAGES.reEnrolment(station, PKI.ea, CLOCK.instant());
+        assertThat(MESSAGES.readEnrolment(post(eaUrl + "/ea/enrolment", "application/x-its-request", reEnrolment.body()).body(),
                 reEnrolment, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.BADITSSTATUS);
 
         await().atMost(Duration.ofSeconds(30)).until(() ->
@@ -233,33 +237,34 @@ class EaOperatorHttpTest {
         assertThat(post(eaUrl + "/ea/enrolment", "application/json", "{}".getBytes()).statusCode()).isEqualTo(415);
         assertThat(post(eaUrl + "/ea/enrolment", "application/x-its-request", new byte[70_000]).statusCode()).isEqualTo(413);
 
-        SimulatedStation unknown = new SimulatedStation("HTTP-UNKNOWN", EtsiCurve.NIST_P256);
-        OutgoingRequest request = unknown.initialRequest(PKI.ea, CLOCK.instant());
+        SimulatedStation unknown = SimulatedStation.generate("HTTP-UNKNOWN", EtsiCurve.NIST_P256, TestPki.RANDOM);
+        StationMessages.Request request = MESSAGES.enrolment(unknown, PKI.ea, CLOCK.instant());
         HttpResponse<byte[]> refused = post(eaUrl + "/ea/enrolment", "application/x-its-request", request.body());
         assertThat(refused.statusCode()).isEqualTo(200);
-        assertThat(unknown.readResponse(refused.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.UNKNOWNITS);
+        assertThat(MESSAGES.readEnrolment(refused.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.UNKNOWNITS);
         // sent again: still unknownits (an unregistered sender is refused before the replay check, and never enters the cache)
         HttpResponse<byte[]> replayed = post(eaUrl + "/ea/enrolment", "application/x-its-request", request.body());
-        assertThat(unknown.readResponse(replayed.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.UNKNOWNITS);
+        assertThat(MESSAGES.readEnrolment(replayed.body(), request, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.UNKNOWNITS);
 
         TestPki otherPki = new TestPki(EtsiCurve.NIST_P256);
-        SimulatedStation stranger = new SimulatedStation("HTTP-STRANGER", EtsiCurve.NIST_P256);
-        OutgoingRequest strangerAt;
+        SimulatedStation stranger = SimulatedStation.generate("HTTP-STRANGER", EtsiCurve.NIST_P256, TestPki.RANDOM);
+        StationMessages.Request strangerAt;
         // an EC of this EA is needed to build the request; an AA outside the CTL forwards it
-        SimulatedStation registered = new SimulatedStation("HTTP-2", EtsiCurve.NIST_P256);
+        SimulatedStation registered = SimulatedStation.generate("HTTP-2", EtsiCurve.NIST_P256, TestPki.RANDOM);
         assertThat(post(operatorUrl + "/operator/v1/stations", "application/json",
-                ("{\"stations\":[{\"canonicalId\":\"HTTP-2\",\"curve\":\"nistP256\",\"publicKey\":\"" + registered.publicKeyHex()
+                ("{\"stations\":[{\"canonicalId\":\"HTTP-2\",\"curve\":\"nistP256\",\"publicKey\":\"" + registered.canonicalKeyHex()
                         + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes())
                 .statusCode()).isEqualTo(201);
-        OutgoingRequest enrolment = registered.initialRequest(PKI.ea, CLOCK.instant());
-        assertThat(registered.readResponse(post(eaUrl + "/ea/enrolment", "application/x-its-request", enrolment.body()).body(),
+        StationMessages.Request enrolment = MESSAGES.enrolment(registered, PKI.ea, CLOCK.instant());
+        assertThat(MESSAGES.readEnrolment(post(eaUrl + "/ea/enrolment", "application/x-its-request", enrolment.body()).body(),
                 enrolment, PKI.ea).ok()).isTrue();
-        strangerAt = registered.atRequest(PKI.ea, otherPki.aa, List.of(SimulatedStation.CAM_DENM.get(0)), true, CLOCK.instant());
+        strangerAt = MESSAGES.authorization(registered, PKI.ea, otherPki.aa, List.of(SimulatedStation.CAM_DENM.get(0)), Protection.FULL,
+                CLOCK.instant());
         SimulatedAa outsider = new SimulatedAa(otherPki);
         OutgoingRequest fromOutsider = outsider.forward(strangerAt, PKI.ea, CLOCK.instant());
         assertThat(outsider.read(post(eaUrl + "/ea/authorization-validation", "application/x-its-request", fromOutsider.body()).body(),
                 fromOutsider, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Validation.INVALIDAA);
-        assertThat(stranger.ec()).isNull();
+        assertThat(stranger.enrolmentCredential()).isNull();
         assertThat(ea.getBean(Replica.class).stateDigest()).as("only the registration and enrolment of HTTP-2 changed state")
                 .isNotEqualTo(before);
     }

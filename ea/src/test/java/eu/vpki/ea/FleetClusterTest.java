@@ -2,8 +2,10 @@ package eu.vpki.ea;
 
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.fleet.EcRecord;
 import eu.vpki.common.fleet.StationStatus;
@@ -14,7 +16,8 @@ import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.ea.testing.ClusterMember;
 import eu.vpki.ea.testing.SimulatedAa;
-import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import eu.vpki.ea.testing.TestReplicas;
 import eu.vpki.operator.core.Inputs;
 import org.junit.jupiter.api.AfterAll;
@@ -52,6 +55,7 @@ import static org.awaitility.Awaitility.await;
  */
 class FleetClusterTest {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+    private static final StationMessages MESSAGES = new StationMessages(TestPki.RANDOM, new DataEncryption(TestPki.RANDOM));
     /** Real time, anchored at the test PKI's "now" so its certificates are valid whatever the date. */
     private static final Clock CLOCK = Clock.offset(Clock.systemUTC(), Duration.between(Instant.now(), TestPki.NOW));
     private static final Duration CONVERGENCE = Duration.ofSeconds(60);
@@ -162,7 +166,7 @@ class FleetClusterTest {
             awaitView(3, a, b, victim);
             List<SimulatedStation> stations = new ArrayList<>();
             for (int i = 0; i < 90; i++) {
-                stations.add(new SimulatedStation("KILL-" + i, CURVES[i % 3]));
+                stations.add(SimulatedStation.generate("KILL-" + i, CURVES[i % 3], TestPki.RANDOM));
             }
             for (int batch = 0; batch < 3; batch++) {
                 register(a, "op-0", stations.subList(batch * 30, batch * 30 + 30));
@@ -173,10 +177,10 @@ class FleetClusterTest {
                 SimulatedStation station = stations.get(i);
                 ClusterMember at = members.get(i % 3);
                 load.add(workers.submit(() -> {
-                    OutgoingRequest request = station.initialRequest(PKI.ea, CLOCK.instant());
-                    var result = station.readResponse(at.enrolment.enrol(request.body()), request, PKI.ea);
+                    StationMessages.Request request = MESSAGES.enrolment(station, PKI.ea, CLOCK.instant());
+                    var result = MESSAGES.readEnrolment(at.enrolment.enrol(request.body()), request, PKI.ea);
                     if (result.ok()) {
-                        acknowledged.add(station.ec().hashedId8());
+                        acknowledged.add(station.enrolmentCredential().hashedId8());
                     } else {
                         refusals.add(result.responseCode());
                     }
@@ -208,7 +212,7 @@ class FleetClusterTest {
             ClusterMember registrar = available.get(r % n);
             List<SimulatedStation> stations = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
-                stations.add(new SimulatedStation("R" + r + "-S" + i, CURVES[(r + i) % 3]));
+                stations.add(SimulatedStation.generate("R" + r + "-S" + i, CURVES[(r + i) % 3], TestPki.RANDOM));
             }
             String operator = "op-" + (r % 3);
             String token = register(registrar, operator, stations);
@@ -219,35 +223,36 @@ class FleetClusterTest {
                 enrol(station, ea, available, propagation);
                 if (i % 4 == 1) {
                     ClusterMember again = propagation == Propagation.SYNC ? available.get((r + 2 + i) % n) : ea;
-                    OutgoingRequest request = station.reEnrolmentRequest(PKI.ea, CLOCK.instant());
-                    var result = station.readResponse(again.enrolment.enrol(request.body()), request, PKI.ea);
-                    check(result.ok(), "re-enrolment of " + station.canonicalId + " at " + again.id + ": " + result.responseCode());
+                    StationMessages.Request request = MESSAGES.reEnrolment(station, PKI.ea, CLOCK.instant());
+                    var result = MESSAGES.readEnrolment(again.enrolment.enrol(request.body()), request, PKI.ea);
+                    check(result.ok(), "re-enrolment of " + station.canonicalId() + " at " + again.id + ": " + result.responseCode());
                     if (result.ok()) {
-                        acknowledged.add(station.ec().hashedId8());
+                        acknowledged.add(station.enrolmentCredential().hashedId8());
                     }
                 }
             }
-            registrar.administration.changeStatus(operator, stations.get(7).canonicalId, StationStatus.SUSPENDED);
+            registrar.administration.changeStatus(operator, stations.get(7).canonicalId(), StationStatus.SUSPENDED);
         } catch (RuntimeException e) {
             failures.add("round " + r + ": " + e);
         }
     }
 
     private void enrol(SimulatedStation station, ClusterMember ea, List<ClusterMember> available, Propagation propagation) {
-        OutgoingRequest request = station.initialRequest(PKI.ea, CLOCK.instant());
-        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, PKI.ea);
-        check(result.ok(), "enrolment of " + station.canonicalId + " at " + ea.id + ": " + result.responseCode());
+        StationMessages.Request request = MESSAGES.enrolment(station, PKI.ea, CLOCK.instant());
+        var result = MESSAGES.readEnrolment(ea.enrolment.enrol(request.body()), request, PKI.ea);
+        check(result.ok(), "enrolment of " + station.canonicalId() + " at " + ea.id + ": " + result.responseCode());
         if (!result.ok()) {
             return;
         }
-        acknowledged.add(station.ec().hashedId8());
+        acknowledged.add(station.enrolmentCredential().hashedId8());
         if (propagation == Propagation.SYNC) {
             for (ClusterMember other : available) {
                 if (other != ea) {
-                    OutgoingRequest toEa = aa.forward(station.atRequest(PKI.ea, PKI.aa, SimulatedStation.CAM_DENM, true, CLOCK.instant()),
+                    OutgoingRequest toEa = aa.forward(MESSAGES.authorization(station, PKI.ea, PKI.aa, SimulatedStation.CAM_DENM,
+                                    Protection.FULL, CLOCK.instant()),
                             PKI.ea, CLOCK.instant());
                     var validated = aa.read(other.validation.validate(toEa.body()), toEa, PKI.ea);
-                    check(validated.ok(), "EC of " + station.canonicalId + " acknowledged by " + ea.id + " not valid at " + other.id
+                    check(validated.ok(), "EC of " + station.canonicalId() + " acknowledged by " + ea.id + " not valid at " + other.id
                             + ": " + validated.responseCode());
                 }
             }
@@ -255,7 +260,7 @@ class FleetClusterTest {
     }
 
     private static String register(ClusterMember registrar, String operator, List<SimulatedStation> stations) {
-        List<Inputs.Station> batch = stations.stream().map(s -> new Inputs.Station(s.canonicalId, s.curve.name(), s.publicKeyHex(),
+        List<Inputs.Station> batch = stations.stream().map(s -> new Inputs.Station(s.canonicalId(), s.curve().name(), s.canonicalKeyHex(),
                 List.of(new Inputs.Permission(36L, "bitmap", "01fffc"), new Inputs.Permission(37L, "bitmap", "01ffffff")), "P365D", null)).toList();
         return registrar.registration.register(operator, new Inputs.Batch(batch)).version();
     }

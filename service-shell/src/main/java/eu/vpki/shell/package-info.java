@@ -3,6 +3,6 @@
  * {@code META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports}, so a
  * service gets it by having this module on its class path. The cores never see it: they stay plain
  * Java and take what the shell builds (keys, replica, replay cache, audit log) through their
- * constructors. What lives where: {@code docs/architecture.md}, "The service shell".
+ * constructors. What lives where: {@code docs/service-shell.md}.
  */
 package eu.vpki.shell;

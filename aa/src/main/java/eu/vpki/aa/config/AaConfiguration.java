@@ -15,12 +15,12 @@ import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
-import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
-import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.GeographicRegion;
 import eu.vpki.common.etsi.ts103097.HashedId8;
+import eu.vpki.shell.etsi.AccessPointWorkers;
 import eu.vpki.shell.etsi.EventLoops;
+import eu.vpki.shell.keys.AuthorityKeySource;
 import eu.vpki.shell.keys.AuthorityKeys;
 import eu.vpki.shell.replay.CaffeineReplayCache;
 import eu.vpki.shell.tls.ClientTls;
@@ -49,9 +49,9 @@ public class AaConfiguration {
     }
 
     @Bean
-    AaIdentity aaIdentity(AaProperties aa, SoftwareKeyStore keyStore, SecureRandom random) {
-        AuthorityKeys keys = AuthorityKeys.load("vpki.aa", aa.certificateFile(), aa.signingKeyAlias(), aa.encryptionKeyAlias(), keyStore);
-        return AaIdentity.of(keys.certificate(), new SoftwareSigner(keys.signing(), random), keys.encryption());
+    AaIdentity aaIdentity(AaProperties aa, AuthorityKeySource keySource) {
+        AuthorityKeys keys = AuthorityKeys.load("vpki.aa", aa.certificateFile(), aa.signingKeyAlias(), aa.encryptionKeyAlias(), keySource);
+        return AaIdentity.of(keys.certificate(), keys.signing(), keys.encryption());
     }
 
     /** The CTL and CRL from {@code vpki.dc.urls}, verified against {@code vpki.rca.certificate-file} (both required). */
@@ -122,8 +122,9 @@ public class AaConfiguration {
     @Bean
     AuthorizationService authorizationService(AaIdentity identity, EaDirectory directory, AuthorizationValidationClient client,
                                               AtPolicy policy, RequestWindow window, CaffeineReplayCache replayCache, AuditLog audit,
-                                              AaMetrics metrics, Clock clock, DataEncryption encryption) {
+                                              AaMetrics metrics, Clock clock, DataEncryption encryption, AuthorityKeySource keys,
+                                              AccessPointWorkers workers) {
         return new AuthorizationService(identity, directory, new EaValidation(identity, client, encryption, metrics), policy, window,
-                replayCache, audit, metrics, clock, encryption);
+                replayCache, audit, metrics, clock, encryption, keys.mayBlock() ? workers : Runnable::run);
     }
 }

@@ -2,7 +2,9 @@ package eu.vpki.aa.core;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.EtsiKeyAgreement;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.crypto.SoftwareKeyAgreement;
 import eu.vpki.common.etsi.crypto.EtsiSigner;
 import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
@@ -21,6 +23,11 @@ public record AaIdentity(EtsiCertificate certificate, EtsiSigner signer, Decrypt
      * @throws PkiException {@link ErrorCode#INVALID_ARGUMENT} when a key does not match the certificate
      */
     public static AaIdentity of(EtsiCertificate certificate, EtsiSigner signer, EtsiKeyPair encryptionKey) {
+        return of(certificate, signer, new SoftwareKeyAgreement(encryptionKey));
+    }
+
+    /** As above, the encryption key in memory or in a token. */
+    public static AaIdentity of(EtsiCertificate certificate, EtsiSigner signer, EtsiKeyAgreement encryptionKey) {
         if (!certificate.isCa()) {
             throw new PkiException(ErrorCode.INVALID_ARGUMENT, certificate + " has no certIssuePermissions: not an AA certificate");
         }

@@ -5,6 +5,7 @@ import eu.vpki.aa.core.AuditRecord.Outcome;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.EtsiRefusal;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.HashAlgorithm;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.ReceivedAtRequest;
@@ -40,7 +41,7 @@ import java.util.concurrent.CompletableFuture;
  *   <li>audit-log, then answer the AuthorizationResponse encrypted with the request's AES key.</li>
  * </ol>
  * Every refusal after step 1 is an encrypted AuthorizationResponse with its response code
- * ({@link Refusal} maps them). Holds no state shared with other AA processes; thread-safe.
+ * ({@link EtsiRefusal} maps them). Holds no state shared with other AA processes; thread-safe.
  */
 public final class AuthorizationService {
     private static final Logger log = LoggerFactory.getLogger(AuthorizationService.class);
@@ -55,8 +56,22 @@ public final class AuthorizationService {
     private final Clock clock;
     private final DataEncryption encryption;
 
+    private final java.util.concurrent.Executor afterValidation;
+
     public AuthorizationService(AaIdentity aa, EaDirectory directory, EaValidation validation, AtPolicy policy, RequestWindow window,
                                 ReplayCache replays, AuditLog audit, AaMetrics metrics, Clock clock, DataEncryption encryption) {
+        this(aa, directory, validation, policy, window, replays, audit, metrics, clock, encryption, Runnable::run);
+    }
+
+    /**
+     * As above; {@code afterValidation} runs the steps after the EA's answer (the AT's signature, the
+     * response's encryption and signature): directly on the thread that completes the EA call by default,
+     * on worker threads when the AA's keys are in a token whose operations may wait (issue #36).
+     */
+    public AuthorizationService(AaIdentity aa, EaDirectory directory, EaValidation validation, AtPolicy policy, RequestWindow window,
+                                ReplayCache replays, AuditLog audit, AaMetrics metrics, Clock clock, DataEncryption encryption,
+                                java.util.concurrent.Executor afterValidation) {
+        this.afterValidation = afterValidation;
         this.aa = aa;
         this.directory = directory;
         this.validation = validation;
@@ -104,7 +119,7 @@ public final class AuthorizationService {
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(refusal(decrypted, e, eaId, now));
         }
-        return validated.handle((result, failure) -> {
+        return validated.handleAsync((result, failure) -> {
             Throwable cause = failure == null ? null : EaValidation.unwrap(failure);
             if (cause instanceof Error error) {
                 throw error;
@@ -117,7 +132,7 @@ public final class AuthorizationService {
             } catch (RuntimeException e) {
                 return refusal(decrypted, e, received.eaId(), now);
             }
-        });
+        }, afterValidation);
     }
 
     /** Steps 7 (the EA's answer) to 9. */
@@ -126,7 +141,7 @@ public final class AuthorizationService {
         long t2 = System.nanoTime();
         metrics.record(Phase.VALIDATION, t2 - t1);
         if (!result.ok()) {
-            return refuse(decrypted, Refusal.eaRefused(result.responseCode()), eaId, now);
+            return refuse(decrypted, EtsiRefusal.eaRefused(result.responseCode()), eaId, now);
         }
         AtPolicy.Grant grant = policy.grant(received.request().requested(), result.confirmed().orElseThrow(), aa.certificate(), now);
         EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(grant.validity(),
@@ -144,12 +159,7 @@ public final class AuthorizationService {
 
     /** The refusal a failure of any step after decryption stands for: its code, or an internal failure's. */
     private AuthorizationOutcome refusal(DecryptedRequest decrypted, Exception failure, HashedId8 eaId, Instant now) {
-        if (failure instanceof PkiException e) {
-            return refuse(decrypted, Refusal.of(e), eaId, now);
-        }
-        log.error("authorization refused with {} (internal failure)",
-                EtsiCodes.authorizationName(ErrorCode.INTERNAL_ERROR.authorizationResponseCode()), failure);
-        return refuse(decrypted, Refusal.internal(failure), eaId, now);
+        return refuse(decrypted, EtsiRefusal.authorization(failure), eaId, now);
     }
 
     private void checkFresh(DecryptedRequest decrypted, ReceivedAtRequest received, Instant now) {
@@ -171,7 +181,7 @@ public final class AuthorizationService {
         }
     }
 
-    private AuthorizationOutcome refuse(DecryptedRequest decrypted, Refusal refusal, HashedId8 eaId, Instant now) {
+    private AuthorizationOutcome refuse(DecryptedRequest decrypted, EtsiRefusal refusal, HashedId8 eaId, Instant now) {
         refusal.log(log);
         byte[] response = AuthorizationMessages.response(decrypted, refusal.responseCode(), null, aa.signer(), aa.certificate(), now, encryption);
         new AuditRecord(Outcome.REFUSED, refusal.responseCode(), null, eaId, refusal.reason()).writeTo(audit);

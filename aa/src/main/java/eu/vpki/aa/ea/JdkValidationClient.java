@@ -2,6 +2,7 @@ package eu.vpki.aa.ea;
 
 import eu.vpki.aa.core.AuthorizationValidationClient;
 import eu.vpki.aa.core.EaCallException;
+import eu.vpki.common.http.HttpClients;
 import eu.vpki.shell.etsi.AccessPoint;
 
 import javax.net.ssl.SSLContext;
@@ -36,9 +37,7 @@ public final class JdkValidationClient implements AuthorizationValidationClient 
 
     /** {@code tls}: how an {@code https} access point's certificate is verified (null: the JDK's public CAs). */
     public JdkValidationClient(Duration connectTimeout, Duration requestTimeout, SSLContext tls) {
-        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER);
-        this.http = (tls == null ? builder : builder.sslContext(tls)).build();
+        this.http = HttpClients.http11(connectTimeout).redirects(HttpClient.Redirect.NEVER).trusting(tls).build();
         this.requestTimeout = requestTimeout;
     }
 

@@ -3,6 +3,8 @@ package eu.vpki.aa.web;
 import eu.vpki.aa.config.AaProperties;
 import eu.vpki.aa.core.AuthorizationService;
 import eu.vpki.shell.etsi.AccessPoint;
+import eu.vpki.shell.etsi.AccessPointWorkers;
+import eu.vpki.shell.keys.AuthorityKeySource;
 import eu.vpki.shell.limits.RequestBodyLimit;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,7 +21,9 @@ public class WebConfiguration {
     }
 
     @Bean
-    AccessPoint authorizationAccessPoint(AuthorizationService service, AaProperties aa) {
-        return AccessPoint.asynchronous("aa-authorization", aa.accessPointPath(), "an AuthorizationRequest", new AuthorizationEndpoint(service));
+    AccessPoint authorizationAccessPoint(AuthorizationService service, AaProperties aa, AuthorityKeySource keys, AccessPointWorkers workers) {
+        // keys in a token (PKCS#11): decryption and signatures start on a worker, not on the event loop
+        return AccessPoint.asynchronous("aa-authorization", aa.accessPointPath(), "an AuthorizationRequest", new AuthorizationEndpoint(service),
+                keys.mayBlock(), workers);
     }
 }

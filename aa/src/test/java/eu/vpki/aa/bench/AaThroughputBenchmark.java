@@ -9,16 +9,15 @@ import eu.vpki.aa.core.AuthorizationValidationClient;
 import eu.vpki.aa.core.EaEndpoint;
 import eu.vpki.aa.core.EaValidation;
 import eu.vpki.aa.core.RequestWindow;
-import eu.vpki.aa.testing.ItsStation;
 import eu.vpki.aa.testing.LocalPki;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.AuthorizationValidationMessages;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
-import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.CertificateChecks;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
@@ -26,13 +25,14 @@ import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.HashedId8;
 import eu.vpki.common.fleet.RecordDecoding;
 import eu.vpki.shell.replay.CaffeineReplayCache;
+import eu.vpki.station.OperatorClient;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,10 +134,6 @@ public final class AaThroughputBenchmark {
     static final double GENERATION_RATE = 900; // requests built per second of measurement: above any rate reached here
     static final Duration WARMUP_CHUNK = Duration.ofSeconds(30);
 
-    /** One prepared request: its body and what the station keeps to read the answer. */
-    record Prepared(OutgoingRequest request, ItsStation station) {
-    }
-
     /** One measured level. */
     record Result(String setup, int concurrency, long completed, long errors, double seconds, double issuedPerSecond,
                   Histogram latency, Map<String, Double> phaseMillis, long refused, double serverCpuMsPerAt, double clientCpuMsPerAt,
@@ -153,7 +149,7 @@ public final class AaThroughputBenchmark {
 
     private final LocalPki pki = ETSI_TLS ? new LocalPki(CURVE).withEtsiTls() : new LocalPki(CURVE);
     private LocalPki.Ea ea;
-    private final List<ItsStation> stations = new ArrayList<>();
+    private final List<SimulatedStation> stations = new ArrayList<>();
     private final List<Integer> aaPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
     /** The AA processes' actuator (health, Prometheus) ports. */
     private final List<Integer> aaManagementPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
@@ -229,17 +225,15 @@ public final class AaThroughputBenchmark {
 
     void enrolStations() {
         for (int i = 0; i < STATIONS; i++) {
-            ItsStation s = new ItsStation("BENCH-" + i, STATION_CURVE);
-            HttpResponse<String> r = LocalPki.send(HttpRequest.newBuilder(ea.operator("/stations"))
-                    .header("Authorization", "Bearer " + LocalPki.OPERATOR_TOKEN).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(s.registrationJson())).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 201) {
+            SimulatedStation s = SimulatedStation.generate("BENCH-" + i, STATION_CURVE, RANDOM);
+            OperatorClient.Answer r = ea.register(s);
+            if (r.status() != 201) {
                 throw new IllegalStateException("registration refused: " + r.body());
             }
             stations.add(s);
         }
-        for (ItsStation s : stations) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> s.enrol(ea, 0) == EtsiCodes.Enrolment.OK);
+        for (SimulatedStation s : stations) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> ea.enrol(s, 0) == EtsiCodes.Enrolment.OK);
         }
         log(STATIONS + " stations registered through the Operator and enrolled at the EA");
     }
@@ -306,20 +300,20 @@ public final class AaThroughputBenchmark {
     }
 
     /** Requests for {@code seconds} of load, built on all cores before the measurement starts. */
-    List<Prepared> prepare(double seconds) {
+    List<StationMessages.Request> prepare(double seconds) {
         int count = (int) Math.max(2_000, GENERATION_RATE * seconds);
         Instant now = Instant.now();
         AtomicInteger next = new AtomicInteger();
         return IntStream.range(0, count).parallel().mapToObj(i -> {
-            ItsStation s = stations.get(next.getAndIncrement() % stations.size());
-            return new Prepared(s.atRequest(ea, pki.aa, now), s);
+            SimulatedStation s = stations.get(next.getAndIncrement() % stations.size());
+            return LocalPki.MESSAGES.authorization(s, ea.certificate, pki.aa, SimulatedStation.CAM_DENM, Protection.FULL, now);
         }).toList();
     }
 
     // ---- HTTP closed loop ----
 
     Result closedLoop(int aas, int concurrency, Duration duration, String setup) throws Exception {
-        List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
+        List<StationMessages.Request> requests = prepare(duration.toMillis() / 1000.0);
         Map<String, double[]> before = scrape(aas);
         CpuSplit splitBefore = cpuSplit();
         jdk.jfr.Recording recording = null;
@@ -352,16 +346,16 @@ public final class AaThroughputBenchmark {
                 DataEncryption encryption = new DataEncryption(RANDOM);
                 try (RawHttpConnection conn = new RawHttpConnection("127.0.0.1", port, "/aa/authorization", WORKER_TLS)) {
                     for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
-                        Prepared p = requests.get(i);
+                        StationMessages.Request p = requests.get(i);
                         long t0 = System.nanoTime();
-                        RawHttpConnection.Response r = conn.post("application/x-its-request", p.request().body());
+                        RawHttpConnection.Response r = conn.post("application/x-its-request", p.body());
                         long t1 = System.nanoTime();
                         h.recordValue(Math.max(1, (t1 - t0) / 1_000));
                         lastEnd.accumulateAndGet(t1, Math::max);
                         if (r.status() != 200 || !r.contentType().startsWith("application/x-its-response")) {
                             errors.incrementAndGet();
                         } else if (i % 64 == 0) {
-                            var at = AuthorizationMessages.readResponse(r.body(), p.request(), pki.aa, encryption);
+                            var at = AuthorizationMessages.readResponse(r.body(), p.message(), pki.aa, encryption);
                             if (!at.ok()) {
                                 checkedRefusals.incrementAndGet();
                             } else {
@@ -539,7 +533,7 @@ public final class AaThroughputBenchmark {
                 ea.certificate.hashedId8(), ea.certificate.sha256());
         // the EA's lookup: the EC stored as hex COER, decoded through the same bounded cache the EA's FleetState uses
         Map<HashedId8, String> ecs = new ConcurrentHashMap<>();
-        stations.forEach(s -> ecs.put(s.ec.hashedId8(), HexFormat.of().formatHex(s.ec.encoded())));
+        stations.forEach(s -> ecs.put(s.enrolmentCredential().hashedId8(), HexFormat.of().formatHex(s.enrolmentCredential().encoded())));
         RecordDecoding decoding = new RecordDecoding(RecordDecoding.DEFAULT_ENTRIES);
         AuthorizationValidationClient inProcessEa = (uri, body) -> {
             DecryptedRequest request = DecryptedRequest.decrypt(body, eaIdentity, encryption);
@@ -562,7 +556,7 @@ public final class AaThroughputBenchmark {
     }
 
     Result runCeiling(AuthorizationService service, int threads, Duration duration, String setup) throws InterruptedException {
-        List<Prepared> requests = prepare(duration.toMillis() / 1000.0);
+        List<StationMessages.Request> requests = prepare(duration.toMillis() / 1000.0);
         // this JVM only: the ceiling's work is all here (the idle EA process and redis-servers are not part of it)
         long cpuBefore = ownCpuNanos();
         AtomicInteger cursor = new AtomicInteger();
@@ -578,7 +572,7 @@ public final class AaThroughputBenchmark {
             Thread t = new Thread(() -> {
                 for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
                     long t0 = System.nanoTime();
-                    AuthorizationOutcome outcome = service.authorize(requests.get(i).request().body()).join();
+                    AuthorizationOutcome outcome = service.authorize(requests.get(i).body()).join();
                     long t1 = System.nanoTime();
                     h.recordValue(Math.max(1, (t1 - t0) / 1_000));
                     lastEnd.accumulateAndGet(t1, Math::max);

@@ -1,12 +1,19 @@
 package eu.vpki.aa.core;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.etsi.ts103097.PsidSsp;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.testing.ManualClock;
 import eu.vpki.shell.audit.AuditProperties;
 import eu.vpki.shell.audit.LogbackAuditLog;
 import eu.vpki.shell.replay.CaffeineReplayCache;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.util.unit.DataSize;
@@ -16,7 +23,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +47,9 @@ public final class AaFixture implements AutoCloseable {
     final DataEncryption encryption = new DataEncryption(RANDOM);
     public final FakeEa ea;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    private static final AtomicInteger STATIONS = new AtomicInteger();
+    /** The requests of the stations the tests drive (the one simulated station of the station module). */
+    public static final StationMessages MESSAGES = new StationMessages(RANDOM, new DataEncryption(RANDOM));
     final CaffeineReplayCache replayCache;
     final Path auditDir;
     final LogbackAuditLog audit;
@@ -79,10 +91,44 @@ public final class AaFixture implements AutoCloseable {
         this(pki, RequestWindow.DEFAULT);
     }
 
-    public Station enrolledStation(EtsiCurve curve) {
-        Station s = Station.enrolled(pki, curve);
-        ea.enrolmentCredentials.put(s.ec.hashedId8(), s.ec);
+    /** A station holding an EC of {@code pki}'s EA on {@code curve}, issued directly (the EA of the tests never heard of it). */
+    public static SimulatedStation withEc(TestPki pki, EtsiCurve curve) {
+        EtsiKeyPair key = EtsiKeyPair.generate(curve, RANDOM);
+        return withEc(key, pki.issueEc(key));
+    }
+
+    /** A station holding {@code ec} for {@code key}. */
+    static SimulatedStation withEc(EtsiKeyPair key, EtsiCertificate ec) {
+        SimulatedStation station = SimulatedStation.generate("AA-TEST-" + STATIONS.incrementAndGet(), key.curve(), RANDOM);
+        station.enrolled(key, ec);
+        return station;
+    }
+
+    /** A station with an EC that the EA of this AA knows. */
+    public SimulatedStation enrolledStation(EtsiCurve curve) {
+        SimulatedStation s = withEc(pki, curve);
+        ea.enrolmentCredentials.put(s.enrolmentCredential().hashedId8(), s.enrolmentCredential());
         return s;
+    }
+
+    /** An AT request of {@code station} to this AA, naming its EA. */
+    public StationMessages.Request atRequest(SimulatedStation station, Protection protection, List<PsidSsp> permissions, Instant now) {
+        return MESSAGES.authorization(station, pki.ea, pki.aa, permissions, protection, now);
+    }
+
+    /** The station's reading of this AA's answer to {@code request}. */
+    public AuthorizationMessages.AtResult read(byte[] response, StationMessages.Request request) {
+        return MESSAGES.readAuthorization(response, request, pki.aa);
+    }
+
+    /** Where {@code needle} first occurs in {@code hay}, or -1: a trace in what a side wrote or saw. */
+    public static int indexOf(byte[] hay, byte[] needle) {
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            if (Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     public double tickets(String outcome) {

@@ -5,11 +5,9 @@ import eu.vpki.common.error.EtsiCodes.Authorization;
 import eu.vpki.common.error.EtsiCodes.Validation;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
-import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
-import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts102941.SubjectAttributes;
 import eu.vpki.common.etsi.ts103097.CertificateChecks;
 import eu.vpki.common.etsi.ts103097.CertificateIssuer;
@@ -23,6 +21,8 @@ import eu.vpki.common.etsi.ts103097.Validity;
 import ch.qos.logback.classic.Level;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.testing.LogCapture;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,14 +32,16 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 
+import static eu.vpki.aa.core.AaFixture.MESSAGES;
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
 import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
 import static org.assertj.core.api.Assertions.assertThat;
+import static eu.vpki.station.SimulatedStation.CAM_DENM;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AuthorizationServiceTest {
     private static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
-    private static final PsidSsp CAM = Station.CAM_DENM.get(0);
+    private static final PsidSsp CAM = CAM_DENM.get(0);
     /** The time the audit log writes at the start of a line (the log's own clock, UTC). */
     private static final String AUDIT_TIME = "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z";
 
@@ -50,7 +52,7 @@ class AuthorizationServiceTest {
         aa.close();
     }
 
-    private AuthorizationOutcome.Answered answered(OutgoingRequest request) {
+    private AuthorizationOutcome.Answered answered(StationMessages.Request request) {
         AuthorizationOutcome outcome = aa.service.authorize(request.body()).join();
         assertThat(outcome).isInstanceOf(AuthorizationOutcome.Answered.class);
         return (AuthorizationOutcome.Answered) outcome;
@@ -60,18 +62,18 @@ class AuthorizationServiceTest {
      * The station reads a refusal with {@code code}; nothing was issued (no AT in the response, metrics, or audit);
      * the operator's log says why, with the response code's name (INFO, WARN when this side failed).
      */
-    private void assertRefused(Station station, OutgoingRequest request, int code) {
+    private void assertRefused(StationMessages.Request request, int code) {
         AuthorizationOutcome.Answered answer;
         try (LogCapture log = LogCapture.of(AuthorizationService.class)) {
             answer = answered(request);
             assertThat(log.events(Level.INFO)).singleElement().satisfies(e -> {
                 assertThat(e.getLevel()).isIn(Level.INFO, Level.WARN);
                 assertThat(e.getFormattedMessage()).startsWith("authorization refused with " + EtsiCodes.authorizationName(code) + " (")
-                        .doesNotContainIgnoringCase(java.util.HexFormat.of().formatHex(request.aesKey()));
+                        .doesNotContainIgnoringCase(java.util.HexFormat.of().formatHex(request.message().aesKey()));
             });
         }
         assertThat(answer.responseCode()).isEqualTo(code);
-        AuthorizationMessages.AtResult result = station.read(answer.response(), request);
+        AuthorizationMessages.AtResult result = aa.read(answer.response(), request);
         assertThat(result.responseCode()).isEqualTo(code);
         assertThat(result.authorizationTicket()).isEmpty();
         assertNothingIssued();
@@ -87,15 +89,15 @@ class AuthorizationServiceTest {
     @ParameterizedTest
     @CsvSource({"NIST_P256,true", "BRAINPOOL_P256R1,true", "BRAINPOOL_P384R1,true", "NIST_P256,false"})
     void issuesOneAt_chainedToTheAa_withTheRequestedKeyAndConfirmedPermissions(EtsiCurve curve, boolean pop) {
-        Station station = aa.enrolledStation(curve);
-        OutgoingRequest request = station.request(new Protection(pop, true), Station.CAM_DENM, NOW);
+        SimulatedStation station = aa.enrolledStation(curve);
+        StationMessages.Request request = aa.atRequest(station, new Protection(pop, true), CAM_DENM, NOW);
 
         AuthorizationOutcome.Answered answer = answered(request);
 
         assertThat(answer.responseCode()).isEqualTo(Authorization.OK);
-        EtsiCertificate at = station.read(answer.response(), request).authorizationTicket().orElseThrow();
-        assertThat(at.verificationKey()).isEqualTo(station.lastAtKey.publicKey());
-        assertThat(at.appPermissions()).containsExactlyElementsOf(Station.CAM_DENM);
+        EtsiCertificate at = aa.read(answer.response(), request).authorizationTicket().orElseThrow();
+        assertThat(at.verificationKey()).isEqualTo(request.newKey().publicKey());
+        assertThat(at.appPermissions()).containsExactlyElementsOf(CAM_DENM);
         assertThat(at.name()).isEmpty();
         CertificateChecks.checkIssuedBy(at, PKI.aa, NOW);
         CertificateChecks.checkIssuedBy(PKI.aa, PKI.root, NOW);
@@ -110,36 +112,36 @@ class AuthorizationServiceTest {
 
     @Test
     void grantsOnlyWhatTheEaConfirmed_andNeverMoreThanRequested() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
         // the EA confirms CAM with fewer SSP bits, and a PSID the station never asked for
         aa.ea.confirm = requested -> SubjectAttributes.permissions(List.of(
                 PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0x80, (byte) 0x00), PsidSsp.of(Psids.SPATEM)));
-        OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+        StationMessages.Request request = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW);
 
-        EtsiCertificate at = station.read(answered(request).response(), request).authorizationTicket().orElseThrow();
+        EtsiCertificate at = aa.read(answered(request).response(), request).authorizationTicket().orElseThrow();
 
         assertThat(at.appPermissions()).containsExactly(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0x80, (byte) 0x00));
     }
 
     @Test
     void eachRequestGetsItsOwnAt_neverABatch() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest first = station.request(Protection.FULL, Station.CAM_DENM, NOW);
-        EtsiCertificate a = station.read(answered(first).response(), first).authorizationTicket().orElseThrow();
-        OutgoingRequest second = station.request(Protection.FULL, Station.CAM_DENM, NOW);
-        EtsiCertificate b = station.read(answered(second).response(), second).authorizationTicket().orElseThrow();
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request first = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW);
+        EtsiCertificate a = aa.read(answered(first).response(), first).authorizationTicket().orElseThrow();
+        StationMessages.Request second = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW);
+        EtsiCertificate b = aa.read(answered(second).response(), second).authorizationTicket().orElseThrow();
 
         assertThat(a.hashedId8()).isNotEqualTo(b.hashedId8());
-        assertThat(b.verificationKey()).isEqualTo(station.lastAtKey.publicKey());
+        assertThat(b.verificationKey()).isEqualTo(second.newKey().publicKey());
         assertThat(aa.tickets("issued")).isEqualTo(2);
     }
 
     @Test
     void failedEaReplica_isSkipped_andCounted() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
         aa.ea.down.add(AaFixture.EA_1);
         for (int i = 0; i < 2; i++) { // the first access point rotates: one of the two requests hits EA_1 first
-            OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+            StationMessages.Request request = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW);
             assertThat(answered(request).responseCode()).isEqualTo(Authorization.OK);
         }
         assertThat(aa.ea.calls).containsExactlyInAnyOrder(AaFixture.EA_1, AaFixture.EA_2, AaFixture.EA_2);
@@ -149,9 +151,9 @@ class AuthorizationServiceTest {
 
     @Test
     void refusal_noEaReplicaAnswers_cantReachEa() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
         aa.ea.down.addAll(List.of(AaFixture.EA_1, AaFixture.EA_2));
-        assertRefused(station, station.request(Protection.FULL, Station.CAM_DENM, NOW), Authorization.AA_EA_CANTREACHEA);
+        assertRefused(aa.atRequest(station, Protection.FULL, CAM_DENM, NOW), Authorization.AA_EA_CANTREACHEA);
         assertThat(aa.eaFailures()).isEqualTo(2);
         assertThat(aa.auditLines()).last().asString().endsWith("reason=" + ErrorCode.EA_UNREACHABLE);
     }
@@ -159,23 +161,23 @@ class AuthorizationServiceTest {
     @Test
     void refusal_eaNotInTheCtl_unknownEa() {
         TestPki other = new TestPki(EtsiCurve.NIST_P256);
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest request = station.request(Protection.FULL, SubjectAttributes.permissions(Station.CAM_DENM), NOW, other.ea);
-        assertRefused(station, request, Authorization.ITS_AA_UNKNOWNEA);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request request = MESSAGES.authorization(station, other.ea, PKI.aa, CAM_DENM, Protection.FULL, NOW);
+        assertRefused(request, Authorization.ITS_AA_UNKNOWNEA);
         assertThat(aa.ea.calls).isEmpty();
     }
 
     @Test
     void refusal_eaDoesNotKnowTheEc_unknownIts() {
-        Station stranger = Station.enrolled(PKI, EtsiCurve.NIST_P256); // EC never registered at the EA
-        assertRefused(stranger, stranger.request(Protection.FULL, Station.CAM_DENM, NOW), Authorization.UNKNOWNITS);
+        SimulatedStation stranger = AaFixture.withEc(PKI, EtsiCurve.NIST_P256); // EC never registered at the EA
+        assertRefused(aa.atRequest(stranger, Protection.FULL, CAM_DENM, NOW), Authorization.UNKNOWNITS);
     }
 
     @Test
     void refusal_revokedEc_unknownIts() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        aa.ea.revokedEcs.add(station.ec.hashedId8());
-        assertRefused(station, station.request(Protection.FULL, Station.CAM_DENM, NOW), Authorization.UNKNOWNITS);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        aa.ea.revokedEcs.add(station.enrolmentCredential().hashedId8());
+        assertRefused(aa.atRequest(station, Protection.FULL, CAM_DENM, NOW), Authorization.UNKNOWNITS);
     }
 
     @Test
@@ -183,47 +185,47 @@ class AuthorizationServiceTest {
         EtsiKeyPair key = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
         EtsiCertificate expired = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(
                 Validity.of(NOW.minus(Duration.ofMinutes(20)), Validity.Unit.MINUTES, 10), key.publicKey(), null, null), PKI.ea, PKI.eaSigner());
-        Station station = new Station(PKI, expired, key);
+        SimulatedStation station = AaFixture.withEc(key, expired);
         aa.ea.enrolmentCredentials.put(expired.hashedId8(), expired);
-        assertRefused(station, station.request(Protection.FULL, Station.CAM_DENM, NOW), Authorization.UNKNOWNITS);
+        assertRefused(aa.atRequest(station, Protection.FULL, CAM_DENM, NOW), Authorization.UNKNOWNITS);
     }
 
     @Test
     void refusal_eaDeniesPermissions_isPassedOn() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
         aa.ea.forcedCode = Validation.DENIEDPERMISSIONS;
-        assertRefused(station, station.request(Protection.FULL, Station.CAM_DENM, NOW), Authorization.DENIEDPERMISSIONS);
+        assertRefused(aa.atRequest(station, Protection.FULL, CAM_DENM, NOW), Authorization.DENIEDPERMISSIONS);
         assertThat(aa.auditLines()).last().asString().endsWith("reason=" + ErrorCode.EA_REFUSED);
     }
 
     @Test
     void refusal_keyTagDoesNotMatchTheKeys_keysDontMatch() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest genuine = station.request(new Protection(false, true), Station.CAM_DENM, NOW);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request genuine = aa.atRequest(station, new Protection(false, true), CAM_DENM, NOW);
         byte[] plaintext = decryptAsTheAa(genuine);
-        assertRefused(station, station.tamperedKeyTag(plaintext), Authorization.ITS_AA_KEYSDONTMATCH);
+        assertRefused(tamperedKeyTag(genuine, plaintext), Authorization.ITS_AA_KEYSDONTMATCH);
         assertThat(aa.ea.calls).isEmpty();
     }
 
     @Test
     void refusal_brokenProofOfPossession_invalidSignature() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest genuine = station.request(Protection.FULL, Station.CAM_DENM, NOW);
-        assertRefused(station, station.tamperedKeyTag(decryptAsTheAa(genuine)), Authorization.INVALIDSIGNATURE);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request genuine = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW);
+        assertRefused(tamperedKeyTag(genuine, decryptAsTheAa(genuine)), Authorization.INVALIDSIGNATURE);
         assertThat(aa.ea.calls).isEmpty();
     }
 
     @Test
     void refusal_replayedRequest_outOfSync() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request request = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW);
         assertThat(answered(request).responseCode()).isEqualTo(Authorization.OK);
 
         aa.clock.advance(Duration.ofMinutes(4));
         AuthorizationOutcome.Answered replay = answered(request);
 
         assertThat(replay.responseCode()).isEqualTo(Authorization.ITS_AA_OUTOFSYNCREQUEST);
-        assertThat(station.read(replay.response(), request).authorizationTicket()).isEmpty();
+        assertThat(aa.read(replay.response(), request).authorizationTicket()).isEmpty();
         assertThat(aa.tickets("issued")).isEqualTo(1);
         assertThat(aa.ea.calls).hasSize(1);
         // refused before the EA was asked, the audit line still names the EA the request named
@@ -232,8 +234,8 @@ class AuthorizationServiceTest {
 
     @Test
     void refusal_unsignedReplay_evenWithoutAGenerationTime() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest request = station.request(new Protection(false, true), Station.CAM_DENM, NOW);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request request = aa.atRequest(station, new Protection(false, true), CAM_DENM, NOW);
         assertThat(answered(request).responseCode()).isEqualTo(Authorization.OK);
         assertThat(answered(request).responseCode()).isEqualTo(Authorization.ITS_AA_OUTOFSYNCREQUEST);
         assertThat(aa.tickets("issued")).isEqualTo(1);
@@ -241,27 +243,27 @@ class AuthorizationServiceTest {
 
     @Test
     void refusal_requestOlderThanTheWindow_outOfSync() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW.minus(Duration.ofMinutes(6)));
-        assertRefused(station, request, Authorization.ITS_AA_OUTOFSYNCREQUEST);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request request = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW.minus(Duration.ofMinutes(6)));
+        assertRefused(request, Authorization.ITS_AA_OUTOFSYNCREQUEST);
         assertThat(aa.auditLines()).last().asString().endsWith("reason=" + ErrorCode.OUTDATED_REQUEST);
     }
 
     @Test
     void refusal_requestFromTheFuture_outOfSync() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        assertRefused(station, station.request(Protection.FULL, Station.CAM_DENM, NOW.plus(Duration.ofMinutes(1))),
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        assertRefused(aa.atRequest(station, Protection.FULL, CAM_DENM, NOW.plus(Duration.ofMinutes(1))),
                 Authorization.ITS_AA_OUTOFSYNCREQUEST);
     }
 
     @Test
     void refusal_withoutProofOfPossession_whenRequired() throws IOException {
         try (AaFixture strict = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), true, true))) {
-            Station station = strict.enrolledStation(EtsiCurve.NIST_P256);
-            OutgoingRequest request = station.request(new Protection(false, true), Station.CAM_DENM, NOW);
+            SimulatedStation station = strict.enrolledStation(EtsiCurve.NIST_P256);
+            StationMessages.Request request = strict.atRequest(station, new Protection(false, true), CAM_DENM, NOW);
             AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) strict.service.authorize(request.body()).join();
             assertThat(answer.responseCode()).isEqualTo(Authorization.INVALIDSIGNATURE);
-            assertThat(station.read(answer.response(), request).authorizationTicket()).isEmpty();
+            assertThat(strict.read(answer.response(), request).authorizationTicket()).isEmpty();
             assertThat(strict.tickets("issued")).isZero();
         }
     }
@@ -269,10 +271,10 @@ class AuthorizationServiceTest {
     @Test
     void refusal_ecSignatureInClear_byDefault_badContentType_beforeReplayAndEa() {
         assertThat(RequestWindow.DEFAULT.requireEncryptedEcSignature()).isTrue();
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest request = station.request(new Protection(true, false), Station.CAM_DENM, NOW);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request request = aa.atRequest(station, new Protection(true, false), CAM_DENM, NOW);
 
-        assertRefused(station, request, Authorization.ITS_AA_BADCONTENTTYPE);
+        assertRefused(request, Authorization.ITS_AA_BADCONTENTTYPE);
 
         assertThat(aa.auditLines()).last().asString().endsWith("reason=" + ErrorCode.UNEXPECTED_CONTENT);
         assertThat(aa.ea.calls).isEmpty();
@@ -283,11 +285,11 @@ class AuthorizationServiceTest {
     @CsvSource({"true", "false"})
     void issuesAt_ecSignatureInClear_whenThePolicyAllowsIt(boolean pop) throws IOException {
         try (AaFixture lenient = new AaFixture(PKI, new RequestWindow(Duration.ofMinutes(5), Duration.ofSeconds(30), false, false))) {
-            Station station = lenient.enrolledStation(EtsiCurve.BRAINPOOL_P384R1);
-            OutgoingRequest request = station.request(new Protection(pop, false), Station.CAM_DENM, NOW);
+            SimulatedStation station = lenient.enrolledStation(EtsiCurve.BRAINPOOL_P384R1);
+            StationMessages.Request request = lenient.atRequest(station, new Protection(pop, false), CAM_DENM, NOW);
             AuthorizationOutcome.Answered answer = (AuthorizationOutcome.Answered) lenient.service.authorize(request.body()).join();
             assertThat(answer.responseCode()).isEqualTo(Authorization.OK);
-            EtsiCertificate at = station.read(answer.response(), request).authorizationTicket().orElseThrow();
+            EtsiCertificate at = lenient.read(answer.response(), request).authorizationTicket().orElseThrow();
             CertificateChecks.checkIssuedBy(at, PKI.aa, NOW);
             assertThat(lenient.ea.calls).hasSize(1);
         }
@@ -295,23 +297,23 @@ class AuthorizationServiceTest {
 
     @Test
     void refusal_unknownPsidRequested_deniedPermissions() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        assertRefused(station, station.request(Protection.FULL, List.of(CAM, PsidSsp.of(4242)), NOW), Authorization.ITS_AA_DENIEDPERMISSIONS);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        assertRefused(aa.atRequest(station, Protection.FULL, List.of(CAM, PsidSsp.of(4242)), NOW), Authorization.ITS_AA_DENIEDPERMISSIONS);
         assertThat(aa.ea.calls).isEmpty();
     }
 
     @Test
     void refusal_eaConfirmsNothingThatWasRequested_deniedPermissions() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
         aa.ea.confirm = requested -> SubjectAttributes.permissions(List.of(PsidSsp.of(Psids.SPATEM)));
-        assertRefused(station, station.request(Protection.FULL, List.of(CAM), NOW), Authorization.DENIEDPERMISSIONS);
+        assertRefused(aa.atRequest(station, Protection.FULL, List.of(CAM), NOW), Authorization.DENIEDPERMISSIONS);
         assertThat(aa.auditLines()).last().asString().endsWith("reason=" + ErrorCode.PERMISSIONS_NOT_ALLOWED);
     }
 
     @Test
     void anAtWhoseAuditEventCannotBeWritten_isNotHandedOut() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request request = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW);
         AuthorizationService withBrokenAudit = aa.withAudit((type, keyValues) -> {
             throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
         });
@@ -322,8 +324,8 @@ class AuthorizationServiceTest {
 
     @Test
     void undecryptable_tamperedCiphertext_noResponse() {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        byte[] body = station.request(Protection.FULL, Station.CAM_DENM, NOW).body();
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        byte[] body = aa.atRequest(station, Protection.FULL, CAM_DENM, NOW).body();
         body[body.length - 3] ^= 0x40;
 
         AuthorizationOutcome outcome = aa.service.authorize(body).join();
@@ -340,15 +342,10 @@ class AuthorizationServiceTest {
     @Test
     void undecryptable_encryptedForAnotherAa_orNotEvenCoer() {
         TestPki other = new TestPki(EtsiCurve.NIST_P256);
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        EtsiKeyPair atKey = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
-        OutgoingRequest forOther = AuthorizationMessages.request(
-                new AuthorizationMessages.AtRequest(atKey.publicKey(), null, SubjectAttributes.permissions(Station.CAM_DENM)),
-                new SoftwareSigner(atKey, RANDOM),
-                station.ec, new SoftwareSigner(station.ecKey, RANDOM), PKI.ea,
-                other.aa.asEncryptionRecipient(), new Protection(false, true), NOW, RANDOM, station.encryption);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        byte[] forOther = MESSAGES.authorization(station, PKI.ea, other.aa, CAM_DENM, new Protection(false, true), NOW).body();
 
-        assertThat(aa.service.authorize(forOther.body()).join()).isInstanceOfSatisfying(AuthorizationOutcome.Undecryptable.class,
+        assertThat(aa.service.authorize(forOther).join()).isInstanceOfSatisfying(AuthorizationOutcome.Undecryptable.class,
                 u -> assertThat(u.reason()).isEqualTo(ErrorCode.NOT_ENCRYPTED_FOR_US));
         assertThat(aa.service.authorize(new byte[]{1, 2, 3}).join()).isInstanceOfSatisfying(AuthorizationOutcome.Undecryptable.class,
                 u -> assertThat(u.reason()).isEqualTo(ErrorCode.MALFORMED_ENCODING));
@@ -356,7 +353,19 @@ class AuthorizationServiceTest {
         assertThat(aa.tickets("undecryptable")).isEqualTo(2);
     }
 
-    private byte[] decryptAsTheAa(OutgoingRequest request) {
+    /**
+     * {@code genuine} with one byte of the keyTag flipped in {@code plaintext} (the keyTag follows the 8-byte eaId in
+     * the SharedAtRequest), re-encrypted to the AA: it decrypts fine, fails the keyTag (or, when signed, the proof of
+     * possession).
+     */
+    private static StationMessages.Request tamperedKeyTag(StationMessages.Request genuine, byte[] plaintext) {
+        byte[] eaId = PKI.ea.hashedId8().bytes();
+        byte[] tampered = plaintext.clone();
+        tampered[AaFixture.indexOf(plaintext, eaId) + eaId.length] ^= 0x01;
+        return MESSAGES.withPlaintext(genuine, tampered, PKI.aa);
+    }
+
+    private byte[] decryptAsTheAa(StationMessages.Request request) {
         return DecryptedRequest.decrypt(request.body(), new DecryptionIdentity(PKI.aaEncKey, PKI.aa.hashedId8(), PKI.aa.sha256()),
                 aa.encryption).plaintext();
     }

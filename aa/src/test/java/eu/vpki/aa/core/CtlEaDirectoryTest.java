@@ -1,6 +1,7 @@
 package eu.vpki.aa.core;
 
 import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.EtsiRefusal;
 import eu.vpki.common.error.EtsiCodes.Authorization;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
@@ -61,7 +62,7 @@ class CtlEaDirectoryTest {
         CtlEaDirectory directory = new CtlEaDirectory(() -> trust(PKI.ea.hashedId8()), () -> CTL, Map.of());
         assertThatThrownBy(() -> directory.find(PKI.ea.hashedId8(), NOW)).isInstanceOfSatisfying(PkiException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.CERTIFICATE_REVOKED);
-            assertThat(Refusal.of(e).responseCode()).isEqualTo(Authorization.ITS_AA_INVALIDEA);
+            assertThat(EtsiRefusal.authorization(e).responseCode()).isEqualTo(Authorization.ITS_AA_INVALIDEA);
         });
     }
 

@@ -2,9 +2,10 @@ package eu.vpki.aa.core;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
-import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -32,25 +33,25 @@ class PrivacyTest {
         List<byte[]> keyTraces = new ArrayList<>();
         try (AaFixture aa = new AaFixture(PKI)) {
             for (int i = 0; i < 3; i++) {
-                Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-                OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+                SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+                StationMessages.Request request = aa.atRequest(station, Protection.FULL, SimulatedStation.CAM_DENM, NOW);
                 var answer = (AuthorizationOutcome.Answered) aa.service.authorize(request.body()).join();
-                EtsiCertificate at = station.read(answer.response(), request).authorizationTicket().orElseThrow();
-                ecTraces.add(station.ec.hashedId8().bytes());
-                ecTraces.add(station.ec.encoded());
-                ecTraces.add(station.ec.verificationKey().compressed());
+                EtsiCertificate at = aa.read(answer.response(), request).authorizationTicket().orElseThrow();
+                ecTraces.add(station.enrolmentCredential().hashedId8().bytes());
+                ecTraces.add(station.enrolmentCredential().encoded());
+                ecTraces.add(station.enrolmentCredential().verificationKey().compressed());
                 atTraces.add(at.hashedId8().bytes());
                 atTraces.add(at.encoded());
                 atTraces.add(at.verificationKey().compressed());
                 atTraces.add(at.verificationKey().x());
                 keyTraces.add(at.verificationKey().compressed());
-                keyTraces.add(request.requestHash());
-                keyTraces.add(request.aesKey());
+                keyTraces.add(request.message().requestHash());
+                keyTraces.add(request.message().aesKey());
             }
-            Station revoked = aa.enrolledStation(EtsiCurve.NIST_P256);
-            aa.ea.revokedEcs.add(revoked.ec.hashedId8());
-            aa.service.authorize(revoked.request(Protection.FULL, Station.CAM_DENM, NOW).body()).join();
-            ecTraces.add(revoked.ec.hashedId8().bytes());
+            SimulatedStation revoked = aa.enrolledStation(EtsiCurve.NIST_P256);
+            aa.ea.revokedEcs.add(revoked.enrolmentCredential().hashedId8());
+            aa.service.authorize(aa.atRequest(revoked, Protection.FULL, SimulatedStation.CAM_DENM, NOW).body()).join();
+            ecTraces.add(revoked.enrolmentCredential().hashedId8().bytes());
 
             // the AA's audit log: AT digests, EA, codes; no EC, no key, no request hash, in binary or in hex
             String audit = new String(aa.auditBytes(), StandardCharsets.UTF_8);
@@ -58,7 +59,7 @@ class PrivacyTest {
                     .allSatisfy(l -> assertThat(l).matches("\\S+Z (issued|refused) code=\\d+ at=([0-9A-F]{16}|-) ea=[0-9A-F]{16} reason=\\S+"));
             for (byte[] trace : concat(ecTraces, keyTraces)) {
                 assertThat(audit).doesNotContainIgnoringCase(HEX.formatHex(trace));
-                assertThat(Station.indexOf(aa.auditBytes(), trace)).isEqualTo(-1);
+                assertThat(AaFixture.indexOf(aa.auditBytes(), trace)).isEqualTo(-1);
             }
             assertThat(aa.replayCache.size()).as("only fingerprints, one per readable request").isEqualTo(4);
 
@@ -66,7 +67,7 @@ class PrivacyTest {
             assertThat(aa.ea.seenPlaintexts).hasSize(4);
             for (byte[] seen : aa.ea.seenPlaintexts) {
                 for (byte[] trace : atTraces) {
-                    assertThat(Station.indexOf(seen, trace)).isEqualTo(-1);
+                    assertThat(AaFixture.indexOf(seen, trace)).isEqualTo(-1);
                 }
             }
         }

@@ -1,13 +1,15 @@
 package eu.vpki.aa.testing;
 
 import eu.vpki.aa.AaApplication;
+import eu.vpki.admin.RcaAdminClient;
 import eu.vpki.common.distribution.DistributionPaths;
 import eu.vpki.common.distribution.TrustListClient;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
-import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages;
 import eu.vpki.common.etsi.ts102941.RcaCtl;
 import eu.vpki.common.etsi.ts102941.TrustLists;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RedisFixture;
@@ -18,6 +20,9 @@ import eu.vpki.ea.EaApplication;
 import eu.vpki.operator.OperatorApplication;
 import eu.vpki.operator.web.OperatorCredentials;
 import eu.vpki.rca.RcaApplication;
+import eu.vpki.station.OperatorClient;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -27,20 +32,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.BiConsumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
@@ -59,6 +62,8 @@ public final class LocalPki implements AutoCloseable {
     public static final String OPERATOR = "op-aa";
     public static final String OPERATOR_TOKEN = "aa-e2e-operator-token";
     static final SecureRandom RANDOM = new SecureRandom();
+    /** The requests of the stations the tests drive (the one simulated station of the station module). */
+    public static final StationMessages MESSAGES = new StationMessages(RANDOM, new DataEncryption(RANDOM));
     /** Trusts the test TLS CA: the RCA and the Operators speak TLS only, as in the local cluster; the rest plain HTTP. */
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .sslContext(eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(TestTls.loopback().caCertificate())).build();
@@ -114,6 +119,25 @@ public final class LocalPki implements AutoCloseable {
 
         public URI operator(String path) {
             return URI.create("https://127.0.0.1:" + operatorPort + "/operator/v1" + path);
+        }
+
+        /** Registers {@code station} through this EA's Operator API (CAM and DENM, one year of EC): the Operator's answer. */
+        public OperatorClient.Answer register(SimulatedStation station) {
+            OperatorClient api = new OperatorClient(HTTP, URI.create("https://127.0.0.1:" + operatorPort), OPERATOR_TOKEN, Duration.ofSeconds(30));
+            try {
+                return api.register(List.of(station), SimulatedStation.CAM_DENM, Duration.ofDays(365));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** Initial enrolment of {@code station} at replica {@code replica}: the EA's response code (0: enrolled, the station keeps the EC). */
+        public int enrol(SimulatedStation station, int replica) {
+            StationMessages.Request request = MESSAGES.enrolment(station, certificate, Instant.now());
+            return MESSAGES.readEnrolment(postEtsi(enrolment(replica), request.body()).body(), request, certificate).responseCode();
         }
     }
 
@@ -181,32 +205,45 @@ public final class LocalPki implements AutoCloseable {
     /** Generates an EA's keys into its own key store and has the RCA certify it, aaAccessPoint = its first replica. */
     public Ea certifyEa(String name, int replicas) {
         Ea ea = new Ea(name, replicas, dir, etsiScheme());
-        EtsiKeyPair signing = EtsiKeyPair.generate(curve, RANDOM);
-        EtsiKeyPair encryption = EtsiKeyPair.generate(encryptionCurve(), RANDOM);
-        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(ea.keystore, password());
-        store.put("ea-signing", signing, RANDOM);
-        store.put("ea-encryption", encryption, RANDOM);
-        ea.certificate = certify("""
-                {"type":"EA","name":"%s","curve":"%s","verificationKey":"%s","encryptionCurve":"%s","encryptionKey":"%s",
-                 "itsAccessPoint":"%s","aaAccessPoint":"%s","validityDays":730}""".formatted(name, curveName(curve), hex(signing),
-                curveName(encryptionCurve()), hex(encryption),
-                ea.enrolment(0), ea.validation(0)));
+        ea.certificate = rcaAdmin().certify(RANDOM, curve, encryptionCurve(), 730, "EA", name, ea.keystore, password(), "ea-signing",
+                "ea-encryption", java.util.Map.of("itsAccessPoint", ea.enrolment(0).toString(), "aaAccessPoint", ea.validation(0).toString()));
         write(ea.certificateFile, ea.certificate.encoded());
         return ea;
     }
 
     /** Generates the AA's keys into its key store and has the RCA certify it with this access point. */
     public void certifyAa(URI accessPoint) {
-        EtsiKeyPair signing = EtsiKeyPair.generate(curve, RANDOM);
-        EtsiKeyPair encryption = EtsiKeyPair.generate(encryptionCurve(), RANDOM);
-        SoftwareKeyStore store = SoftwareKeyStore.openOrCreate(dir.resolve("aa.p12"), password());
-        store.put("aa-signing", signing, RANDOM);
-        store.put("aa-encryption", encryption, RANDOM);
-        aa = certify("""
-                {"type":"AA","name":"aa.e2e","curve":"%s","verificationKey":"%s","encryptionCurve":"%s","encryptionKey":"%s",
-                 "accessPoint":"%s","validityDays":730}""".formatted(curveName(curve), hex(signing), curveName(encryptionCurve()),
-                hex(encryption), accessPoint));
+        aa = rcaAdmin().certify(RANDOM, curve, encryptionCurve(), 730, "AA", "aa.e2e", dir.resolve("aa.p12"), password(), "aa-signing",
+                "aa-encryption", java.util.Map.of("accessPoint", accessPoint.toString()));
         write(dir.resolve("aa.cert"), aa.encoded());
+    }
+
+    /** The admin tool's client of the RCA admin API, as the bootstrap and the local launcher use it. */
+    private RcaAdminClient rcaAdmin() {
+        return new RcaAdminClient(HTTP, URI.create("https://127.0.0.1:" + rcaPort), ADMIN_TOKEN);
+    }
+
+    /**
+     * As {@link #certifyAa}, the AA's keys generated by the key ceremony inside a PKCS#11 token (issue #36)
+     * under the default labels {@code aa-signing} and {@code aa-encryption}; start the AA with
+     * {@link #pkcs11Arguments}.
+     */
+    public void certifyAaInToken(URI accessPoint, eu.vpki.common.etsi.crypto.pkcs11.Pkcs11Settings token) {
+        try (var ceremony = eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.open(token, java.time.Clock.systemUTC(), RANDOM)) {
+            var signing = ceremony.generate("aa-signing", curve, eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.Purpose.SIGNING);
+            var encryption = ceremony.generate("aa-encryption", encryptionCurve(), eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.Purpose.ENCRYPTION);
+            aa = rcaAdmin().certify("AA", "aa.e2e", signing.publicKey(), encryption.publicKey(), 730,
+                    java.util.Map.of("accessPoint", accessPoint.toString()));
+        }
+        write(dir.resolve("aa.cert"), aa.encoded());
+    }
+
+    /** The AA's arguments for keys in {@code token}, the PIN in a file. */
+    public String[] pkcs11Arguments(eu.vpki.common.etsi.crypto.pkcs11.Pkcs11Settings token, String pin) {
+        Path pinFile = dir.resolve("pkcs11-pin");
+        write(pinFile, (pin + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return new String[]{"--vpki.keystore.backend=pkcs11", "--vpki.keystore.pkcs11.library=" + token.library(),
+                "--vpki.keystore.pkcs11.slot=" + token.slot(), "--vpki.keystore.pkcs11.pin-file=" + pinFile};
     }
 
     /** Waits until the DC serves a CTL with this many EAs and AAs and writes it where EAs read their CTL. */
@@ -325,20 +362,6 @@ public final class LocalPki implements AutoCloseable {
 
     // ---- helpers ----
 
-    private EtsiCertificate certify(String json) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + rcaPort + "/admin/authorities"))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 201) {
-            throw new IllegalStateException("RCA refused to certify: " + r.statusCode() + " " + r.body());
-        }
-        Matcher m = Pattern.compile("\"certificate\"\\s*:\\s*\"([^\"]*)\"").matcher(r.body());
-        if (!m.find()) {
-            throw new IllegalStateException("no certificate in " + r.body());
-        }
-        return EtsiCertificate.decode(Base64.getDecoder().decode(m.group(1)));
-    }
-
     private ConfigurableApplicationContext run(Class<?> app, String name, int port, Object... args) {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(app).run(arguments(name, port, 0, args).toArray(String[]::new));
         toClose.add(context::close);
@@ -383,6 +406,22 @@ public final class LocalPki implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Posts a station's {@code request} to an AA access point and reads the answer (anything but an ETSI response is an error). */
+    public static AuthorizationMessages.AtResult authorize(URI accessPoint, StationMessages.Request request, EtsiCertificate aa) {
+        HttpResponse<byte[]> r = postEtsi(accessPoint, request.body());
+        if (r.statusCode() != 200 || !r.headers().firstValue("Content-Type").orElse("").startsWith("application/x-its-response")) {
+            throw new IllegalStateException("AA answered " + r.statusCode() + " " + r.headers().firstValue("Content-Type").orElse("")
+                    + ": " + new String(r.body(), StandardCharsets.UTF_8));
+        }
+        return MESSAGES.readAuthorization(r.body(), request, aa);
+    }
+
+    /** POSTs a TS 102 941 request body ({@code application/x-its-request}). */
+    public static HttpResponse<byte[]> postEtsi(URI uri, byte[] body) {
+        return send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-its-request")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     public static HttpResponse<byte[]> get(URI uri) {

@@ -2,11 +2,9 @@ package eu.vpki.aa.web;
 
 import com.jayway.jsonpath.JsonPath;
 import eu.vpki.aa.core.AaFixture;
-import eu.vpki.aa.core.Station;
 import eu.vpki.common.error.EtsiCodes.Authorization;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
-import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.shell.etsi.AccessPoint;
 import eu.vpki.shell.etsi.AccessPointServer;
@@ -14,6 +12,8 @@ import eu.vpki.shell.etsi.AccessPointWorkers;
 import eu.vpki.shell.etsi.EventLoops;
 import eu.vpki.shell.limits.RequestBodyLimit;
 import eu.vpki.shell.limits.RequestBodyLimits;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,28 +67,28 @@ class AuthorizationEndpointTest {
     }
     @Test
     void authorizationRequest_isAnsweredWith200_itsResponse_carryingTheAt() throws Exception {
-        Station station = aa.enrolledStation(EtsiCurve.NIST_P256);
-        OutgoingRequest request = station.request(Protection.FULL, Station.CAM_DENM, NOW);
+        SimulatedStation station = aa.enrolledStation(EtsiCurve.NIST_P256);
+        StationMessages.Request request = aa.atRequest(station, Protection.FULL, SimulatedStation.CAM_DENM, NOW);
 
         HttpResponse<byte[]> result = post("application/x-its-request", request.body());
         assertThat(result.statusCode()).isEqualTo(200);
         assertThat(result.headers().firstValue("Content-Type")).hasValue("application/x-its-response");
 
-        var at = station.read(result.body(), request);
+        var at = aa.read(result.body(), request);
         assertThat(at.ok()).isTrue();
         assertThat(at.authorizationTicket().orElseThrow().verificationKey()).isNotNull();
     }
 
     @Test
     void refusal_isStill200_withAnEncryptedResponseCode() throws Exception {
-        Station stranger = Station.enrolled(PKI, EtsiCurve.NIST_P256);
-        OutgoingRequest request = stranger.request(Protection.FULL, Station.CAM_DENM, NOW);
+        SimulatedStation stranger = AaFixture.withEc(PKI, EtsiCurve.NIST_P256);
+        StationMessages.Request request = aa.atRequest(stranger, Protection.FULL, SimulatedStation.CAM_DENM, NOW);
 
         HttpResponse<byte[]> result = post("application/x-its-request", request.body());
         assertThat(result.statusCode()).isEqualTo(200);
         assertThat(result.headers().firstValue("Content-Type")).hasValue("application/x-its-response");
 
-        assertThat(stranger.read(result.body(), request).responseCode()).isEqualTo(Authorization.UNKNOWNITS);
+        assertThat(aa.read(result.body(), request).responseCode()).isEqualTo(Authorization.UNKNOWNITS);
         assertThat(aa.tickets("issued")).isZero();
     }
 

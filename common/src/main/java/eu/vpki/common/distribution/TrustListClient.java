@@ -9,6 +9,7 @@ import eu.vpki.common.etsi.ts103097.CertificateChecks;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.SignedMessage;
 import eu.vpki.common.etsi.validation.TrustStore;
+import eu.vpki.common.http.HttpClients;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,12 +127,8 @@ public final class TrustListClient {
      * {@code tls} (e.g. trusting the deployment's TLS CA only); null: the JDK's public CAs.
      */
     public TrustListClient(List<URI> distributionCentres, EtsiCertificate rca, Options options, SSLContext tls) {
-        this(distributionCentres, rca, options, withTls(HttpClient.newBuilder(), tls).connectTimeout(options.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NORMAL).build());
-    }
-
-    private static HttpClient.Builder withTls(HttpClient.Builder builder, SSLContext tls) {
-        return tls == null ? builder : builder.sslContext(tls);
+        this(distributionCentres, rca, options, HttpClients.of(HttpClient.Version.HTTP_2, options.connectTimeout()).trusting(tls)
+                .redirects(HttpClient.Redirect.NORMAL).build());
     }
 
     /** As {@link #TrustListClient(List, EtsiCertificate, Options)} with a caller-configured HTTP client. */

@@ -8,7 +8,8 @@ import eu.vpki.common.error.EtsiCodes.Validation;
  * Every failure the PKI can report, with a stable numeric code (never renumber: the codes appear
  * in logs, metrics and RFC 7807 problems). Each code knows which ETSI TS 102 941 response code it
  * becomes on the enrolment, authorization and authorization-validation paths; the service shells
- * map them to HTTP in one place.
+ * map them to HTTP in one place ({@code ProblemStatus}); {@link EtsiRefusal} turns a failure into the ETSI
+ * response code of its request path. The failures of the replication library are codes of this enum too (71x).
  */
 public enum ErrorCode {
     // 1xx: encoding and message structure
@@ -120,6 +121,37 @@ public enum ErrorCode {
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
     REPLICATION_UNAVAILABLE(703, "the write could not be replicated (no majority or outcome unknown), "
             + "or this replica is out of service (minority, catching up, failed)",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+
+    // 71x: failures of the replication library (eu.vpki.common.replication.ReplicationException), numbered
+    // 710 + the number they had as ReplicationException.Code (1-6) before it was folded in here. A service
+    // reports every one of them as REPLICATION_UNAVAILABLE ({@link #reported()}); they appear as such in logs.
+    /** The replica is not (or no longer) a member of the cluster. Nothing was written. */
+    NOT_CONNECTED(711, "this replica is not a member of its cluster",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    /**
+     * The view holds no majority of the expected members, or this replica has not heard from a majority
+     * within the lease, so it serves nothing. Nothing was written.
+     */
+    NO_MAJORITY(712, "this replica's view holds no majority, or its lease expired",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    /**
+     * The command was sent but not confirmed in time (or the majority was lost during the request):
+     * it may or may not be applied. Retrying the same operations is safe (they are idempotent).
+     */
+    TIMEOUT_OUTCOME_UNKNOWN(713, "the write was not confirmed in time: it may or may not be applied",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    /** This replica could not apply to its own Redis; it leaves the cluster. The outcome elsewhere is unknown. */
+    APPLY_FAILED(714, "this replica could not apply to its Redis",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    /** Joining failed: the group could not be joined, or a snapshot could not be fetched. */
+    STATE_TRANSFER_FAILED(715, "the cluster could not be joined or its state not fetched",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    /**
+     * The replica is a member of a majority but is catching up (after joining, a restart or a merge,
+     * or while a command of some origin is missing here), so it serves nothing yet. Nothing was written.
+     */
+    NOT_SERVING(716, "this replica is catching up and serves nothing yet",
             Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST);
 
     private final int code;
@@ -144,8 +176,21 @@ public enum ErrorCode {
     public boolean serverSide() {
         return switch (this) {
             case KEY_STORE_FAILURE, INTERNAL_ERROR, UNAVAILABLE, EA_UNREACHABLE, VERSION_NOT_YET_APPLIED, REPLICATION_UNAVAILABLE -> true;
-            default -> false;
+            default -> replication();
         };
+    }
+
+    /** Whether this is a failure of the replication library (71x), raised as a {@code ReplicationException}. */
+    public boolean replication() {
+        return code / 10 == 71;
+    }
+
+    /**
+     * The code a requester is told and metrics count: {@link #REPLICATION_UNAVAILABLE} for a failure of the
+     * replication library ({@link #replication()}: which one stays in the log), this code for every other.
+     */
+    public ErrorCode reported() {
+        return replication() ? REPLICATION_UNAVAILABLE : this;
     }
 
     /** Stable numeric code, e.g. 300 for {@link #INVALID_SIGNATURE}. */

@@ -2,7 +2,9 @@ package eu.vpki.common.error;
 
 /**
  * The one error type of the PKI. Carries a stable {@link ErrorCode} and a human-readable detail;
- * the service shells turn it into an ETSI response code or an RFC 7807 problem in one place.
+ * it becomes an ETSI response code in one place ({@link EtsiRefusal}) and an RFC 7807 problem in one
+ * place (the service shell's {@code ProblemStatus}). The replication library's failures are
+ * {@code ReplicationException}s, a subclass with the replication codes (71x).
  * Nothing else may escape the ETSI core: every library exception is wrapped into this.
  */
 public class PkiException extends RuntimeException {

@@ -1,5 +1,6 @@
 package eu.vpki.common.redis;
 
+import eu.vpki.common.process.ChildProcess;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -14,8 +15,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,8 +22,8 @@ import java.util.concurrent.TimeUnit;
  * the test fixture and by the local cluster. By default on loopback; the local cluster's fault
  * harness runs it on another address inside a network namespace (a launch prefix such as
  * {@code ip netns exec NS}) and restarts it on the same port and data directory after a kill, so
- * that it reloads its append-only file. Every process still running when the JVM exits is killed by
- * a shutdown hook, so no orphan server is left behind.
+ * that it reloads its append-only file. Every process still running when the JVM exits is killed
+ * ({@link ChildProcess}'s shutdown hook), so no orphan server is left behind.
  */
 public final class RedisServer implements AutoCloseable {
     private static final String LOOPBACK = "127.0.0.1";
@@ -33,11 +32,6 @@ public final class RedisServer implements AutoCloseable {
     private static final int START_ATTEMPTS = 3;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly), "vpki-redis-reaper"));
-    }
 
     /**
      * How to run the server.
@@ -93,14 +87,14 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private final Process process;
+    private final ChildProcess process;
     private final String host;
     private final int port;
     private final Path directory;
     private final boolean temporary;
     private final Options options;
 
-    private RedisServer(Process process, Options options, int port, Path directory, boolean temporary) {
+    private RedisServer(ChildProcess process, Options options, int port, Path directory, boolean temporary) {
         this.process = process;
         this.host = options.bindAddress();
         this.port = port;
@@ -125,7 +119,7 @@ public final class RedisServer implements AutoCloseable {
 
     private static RedisServer startOnce(Path binary, int port, Options options) {
         Path directory;
-        Process process;
+        ChildProcess process;
         try {
             directory = options.dataDir() == null ? Files.createTempDirectory("vpki-redis-" + port + "-")
                     : Files.createDirectories(options.dataDir());
@@ -146,12 +140,11 @@ public final class RedisServer implements AutoCloseable {
                     "--save", "", "--daemonize", "no", "--dir", directory.toString()));
             command.addAll(options.appendOnly() ? List.of("--appendonly", "yes", "--appendfsync", options.appendFsync())
                     : List.of("--appendonly", "no"));
-            process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+            process = ChildProcess.start(new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log)), "redis-server on port " + port, STOP_TIMEOUT, Duration.ZERO);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + binary, e);
         }
-        RUNNING.add(process);
         RedisServer server = new RedisServer(process, options, port, directory, options.dataDir() == null);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!server.answersPing()) {
@@ -230,22 +223,20 @@ public final class RedisServer implements AutoCloseable {
 
     /** SIGKILL, as a crash would. */
     public void kill() {
-        process.destroyForcibly();
-        awaitExit();
+        try {
+            process.kill();
+        } finally {
+            deleteIfTemporary();
+        }
     }
 
     /** SIGTERM, then SIGKILL if it has not exited in time. */
     public void stop() {
-        process.destroy();
         try {
-            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
+            process.stop();
+        } finally {
+            deleteIfTemporary();
         }
-        awaitExit();
     }
 
     @Override
@@ -255,18 +246,9 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private void awaitExit() {
-        try {
-            process.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            throw new IllegalStateException("redis-server on port " + port + " did not exit", e);
-        } finally {
-            RUNNING.remove(process);
-            if (temporary) {
-                deleteDirectory();
-            }
+    private void deleteIfTemporary() {
+        if (temporary) {
+            deleteDirectory();
         }
     }
 

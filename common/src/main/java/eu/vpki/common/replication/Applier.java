@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
 import org.jgroups.blocks.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -199,9 +200,9 @@ final class Applier {
             pause.paused().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             action.run();
         } catch (ExecutionException e) {
-            throw new ReplicationException(ReplicationException.Code.APPLY_FAILED, "applier failed", e.getCause());
+            throw new ReplicationException(ErrorCode.APPLY_FAILED, "applier failed", e.getCause());
         } catch (TimeoutException e) {
-            throw new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+            throw new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                     "applier did not reach the pause point within " + timeout, e);
         } finally {
             pause.resume().countDown();
@@ -249,7 +250,7 @@ final class Applier {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             log.error("applying to Redis failed; this replica stops applying and leaves the cluster", e);
-            RuntimeException cause = new ReplicationException(ReplicationException.Code.APPLY_FAILED,
+            RuntimeException cause = new ReplicationException(ErrorCode.APPLY_FAILED,
                     "replica could not apply to its Redis: " + e.getMessage(), e);
             failure = cause;
             batch.forEach(delivered -> answer(delivered.response(), delivered.command().id(), cause));

@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jgroups.JChannel;
 import org.slf4j.Logger;
@@ -127,7 +128,7 @@ public final class Replica implements AutoCloseable {
         } catch (Exception e) {
             lifecycle = Lifecycle.CLOSED;
             shutdownThreads();
-            throw new ReplicationException(ReplicationException.Code.STATE_TRANSFER_FAILED,
+            throw new ReplicationException(ErrorCode.STATE_TRANSFER_FAILED,
                     "cannot join cluster " + config.clusterName() + " as " + config.replicaId(), e);
         }
         lifecycle = Lifecycle.CONNECTED;
@@ -173,11 +174,11 @@ public final class Replica implements AutoCloseable {
         try {
             runId = stateMachine.serverRunId();
         } catch (RuntimeException e) {
-            failed(new ReplicationException(ReplicationException.Code.APPLY_FAILED, "Redis does not answer: " + e.getMessage(), e));
+            failed(new ReplicationException(ErrorCode.APPLY_FAILED, "Redis does not answer: " + e.getMessage(), e));
             return;
         }
         if (!runId.equals(redisRunId)) {
-            failed(new ReplicationException(ReplicationException.Code.APPLY_FAILED,
+            failed(new ReplicationException(ErrorCode.APPLY_FAILED,
                     "Redis restarted (run id " + redisRunId + " is now " + runId + "): it may have lost writes"));
             return;
         }
@@ -265,14 +266,14 @@ public final class Replica implements AutoCloseable {
         try {
             current.watermarks().whenApplied(token).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+            throw new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                     token + " not applied on " + config.replicaId() + " within " + timeout);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof ReplicationException replication ? replication
-                    : new ReplicationException(ReplicationException.Code.APPLY_FAILED, "waiting for " + token, e);
+                    : new ReplicationException(ErrorCode.APPLY_FAILED, "waiting for " + token, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ReplicationException(ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN,
+            throw new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                     "interrupted waiting for " + token);
         }
     }
@@ -340,37 +341,15 @@ public final class Replica implements AutoCloseable {
         if (state == Lifecycle.NEW || current == null) {
             return new ReplicaStatus(ReplicaStatus.State.STARTING, config.replicaId(), origin, 0, expected, 0, 0, "not joined yet");
         }
-        AntiEntropy antiEntropy = current.antiEntropy();
         long now = System.nanoTime();
         Map<String, Applier.Gap> gaps = current.applier().gaps();
         int held = 0;
         for (Applier.Gap gap : gaps.values()) { // asked by every request a replica serves: no stream
             held += gap.held();
         }
-        long missing = antiEntropy.missing();
-        if (!antiEntropy.majorityView()) {
-            return new ReplicaStatus(ReplicaStatus.State.MINORITY, config.replicaId(), origin, view, expected, missing, held,
-                    "view of " + view + " holds no majority of the " + expected + " expected members");
-        }
-        if (!antiEntropy.leaseHolds(now)) {
-            return new ReplicaStatus(ReplicaStatus.State.MINORITY, config.replicaId(), origin, view, expected, missing, held,
-                    "no majority of the " + expected + " expected members echoed a report it sent within the last "
-                            + config.lease() + " (its lease)");
-        }
-        if (!gaps.isEmpty()) {
-            return new ReplicaStatus(ReplicaStatus.State.GAP, config.replicaId(), origin, view, expected, missing, held,
-                    "commands missing here: " + gaps.values().stream()
-                            .map(gap -> gap.origin() + " " + gap.from() + ".." + (gap.heldFrom() - 1)).toList());
-        }
-        if (!antiEntropy.synced()) {
-            return new ReplicaStatus(ReplicaStatus.State.CATCHING_UP, config.replicaId(), origin, view, expected, missing, held,
-                    "fetching what a majority applied");
-        }
-        if (antiEntropy.lagging(now)) {
-            return new ReplicaStatus(ReplicaStatus.State.CATCHING_UP, config.replicaId(), origin, view, expected, missing, held,
-                    "lagging more than " + config.lease() + " behind");
-        }
-        return new ReplicaStatus(ReplicaStatus.State.SERVING, config.replicaId(), origin, view, expected, missing, held, "serving");
+        long missing = current.antiEntropy().missing();
+        ServingGate.Verdict verdict = current.antiEntropy().gate().verdict(now, view, gaps);
+        return new ReplicaStatus(verdict.state(), config.replicaId(), origin, view, expected, missing, held, verdict.detail());
     }
 
     /** The SHA-256 digest of this replica's replicated state (see {@link RedisStateMachine#digest()}). */
@@ -402,16 +381,16 @@ public final class Replica implements AutoCloseable {
         ReplicaStatus status = status();
         return switch (status.state()) {
             case SERVING -> null;
-            case MINORITY -> new ReplicationException(ReplicationException.Code.NO_MAJORITY,
+            case MINORITY -> new ReplicationException(ErrorCode.NO_MAJORITY,
                     "replica " + config.replicaId() + ": " + status.detail());
-            case GAP, CATCHING_UP -> new ReplicationException(ReplicationException.Code.NOT_SERVING,
+            case GAP, CATCHING_UP -> new ReplicationException(ErrorCode.NOT_SERVING,
                     "replica " + config.replicaId() + " is catching up: " + status.detail());
             default -> notConnected();
         };
     }
 
     private ReplicationException notConnected() {
-        return new ReplicationException(ReplicationException.Code.NOT_CONNECTED,
+        return new ReplicationException(ErrorCode.NOT_CONNECTED,
                 "replica " + config.replicaId() + " is " + status().state());
     }
 

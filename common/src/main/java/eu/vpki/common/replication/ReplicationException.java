@@ -1,61 +1,41 @@
 package eu.vpki.common.replication;
 
-/** The one failure type of this package; {@link #code()} is stable and meant for mapping to client errors. */
-public final class ReplicationException extends RuntimeException {
+import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
 
-    /** Stable failure codes. Never renumber. */
-    public enum Code {
-        /** The replica is not (or no longer) a member of the cluster. Nothing was written. */
-        NOT_CONNECTED(1),
-        /**
-         * The view holds no majority of the expected members, or this replica has not heard from a majority
-         * within the lease, so it serves nothing. Nothing was written.
-         */
-        NO_MAJORITY(2),
-        /**
-         * The command was sent but not confirmed in time (or the majority was lost during the request):
-         * it may or may not be applied. Retrying the same operations is safe (they are idempotent).
-         */
-        TIMEOUT_OUTCOME_UNKNOWN(3),
-        /** This replica could not apply to its own Redis; it leaves the cluster. The outcome elsewhere is unknown. */
-        APPLY_FAILED(4),
-        /** Joining failed: the group could not be joined, or a snapshot could not be fetched. */
-        STATE_TRANSFER_FAILED(5),
-        /**
-         * The replica is a member of a majority but is catching up (after joining, a restart or a merge,
-         * or while a command of some origin is missing here), so it serves nothing yet. Nothing was written.
-         */
-        NOT_SERVING(6);
+/**
+ * A failure of this package: a {@link PkiException} whose {@link #code()} is one of the replication
+ * codes of {@link ErrorCode} (71x: {@link ErrorCode#NOT_CONNECTED}, {@link ErrorCode#NO_MAJORITY},
+ * {@link ErrorCode#TIMEOUT_OUTCOME_UNKNOWN}, {@link ErrorCode#APPLY_FAILED},
+ * {@link ErrorCode#STATE_TRANSFER_FAILED}, {@link ErrorCode#NOT_SERVING}). A service reports any of them
+ * as {@link ErrorCode#REPLICATION_UNAVAILABLE} ({@link ErrorCode#reported()}). Its message starts with
+ * the code's name, as before the codes were folded into {@link ErrorCode}.
+ */
+public final class ReplicationException extends PkiException {
 
-        private final int number;
+    public ReplicationException(ErrorCode code, String message) {
+        super(replication(code), message);
+    }
 
-        Code(int number) {
-            this.number = number;
+    public ReplicationException(ErrorCode code, String message, Throwable cause) {
+        super(replication(code), message, cause);
+    }
+
+    private static ErrorCode replication(ErrorCode code) {
+        if (!code.replication()) {
+            throw new IllegalArgumentException(code + " is not a replication code");
         }
-
-        public int number() {
-            return number;
-        }
-    }
-
-    private final Code code;
-
-    public ReplicationException(Code code, String message) {
-        super(message);
-        this.code = code;
-    }
-
-    public ReplicationException(Code code, String message, Throwable cause) {
-        super(message, cause);
-        this.code = code;
-    }
-
-    public Code code() {
         return code;
     }
 
     @Override
     public String getMessage() {
-        return code + ": " + super.getMessage();
+        return code() + ": " + super.getMessage();
+    }
+
+    /** As {@link RuntimeException#toString()}: the class name and the message (logs read it so). */
+    @Override
+    public String toString() {
+        return getClass().getName() + ": " + getMessage();
     }
 }

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fuzz target for the replication wire format: every message a replica receives from its group is
- * decoded by its kind (first byte) the way {@code Membership} dispatches it. Property:
+ * decoded by its kind (first byte) the way {@code MessageHandler} dispatches it. Property:
  * {@link FuzzContract} (only {@code PkiException}, and no input costs more than the bound; the
  * codec refuses a length above the bytes left before allocating). Long run: docs/security.md
  * ("Fuzzing").

@@ -1,13 +1,11 @@
 package eu.vpki.common.replication;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jgroups.Address;
 import org.jgroups.View;
 import org.jgroups.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -35,30 +33,11 @@ class LeaseTest {
 
     @BeforeEach
     void start() {
-        config = new ReplicationConfig("t", "r0", ReplicationConfig.Order.FIFO, ReplicationConfig.Propagation.ASYNC,
-                "127.0.0.1", 7800, new ReplicationConfig.Discovery.TcpPing("127.0.0.1[7800]"), 3,
-                new ReplicationConfig.Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofMillis(500),
-                        Duration.ofSeconds(5)));
+        config = DrivenMember.threeMembers();
         assertThat(config.lease()).isEqualTo(Duration.ofSeconds(2));
-        ReplicationMetrics metrics = new ReplicationMetrics(new SimpleMeterRegistry(), config, new ReplicationMetrics.Gauges() {
-            @Override
-            public int viewSize() {
-                return 3;
-            }
-
-            @Override
-            public int queued() {
-                return 0;
-            }
-
-            @Override
-            public ReplicaStatus status() {
-                return new ReplicaStatus(ReplicaStatus.State.SERVING, "r0", ORIGIN, 3, 3, 0, 0, "test");
-            }
-        });
+        ReplicationMetrics metrics = DrivenMember.metrics(config, ORIGIN);
         AppliedWatermarks watermarks = new AppliedWatermarks();
-        Applier applier = new Applier(ORIGIN, Duration.ZERO, null, watermarks, metrics, Clock.systemUTC(), failure -> {
-        });
+        Applier applier = DrivenMember.idleApplier(ORIGIN, watermarks, metrics);
         antiEntropy = new AntiEntropy(config, ORIGIN, applier, watermarks, null, new AntiEntropy.Peers() {
             @Override
             public void broadcast(byte[] report) {

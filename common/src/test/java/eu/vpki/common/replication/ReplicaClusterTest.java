@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
@@ -233,12 +234,12 @@ class ReplicaClusterTest {
         assertThatThrownBy(() -> a.submit(List.of(new Operation.Put("t:idx:lonely", "1"))).join())
                 .isInstanceOf(CompletionException.class)
                 .cause().isInstanceOfSatisfying(ReplicationException.class,
-                        e -> assertThat(e.code()).isEqualTo(ReplicationException.Code.NO_MAJORITY));
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.NO_MAJORITY));
 
         assertThatThrownBy(() -> a.submitAndWait(List.of(new Operation.Put("t:idx:lonely", "2")), Duration.ofSeconds(5)))
                 .isInstanceOf(java.util.concurrent.ExecutionException.class)
                 .cause().isInstanceOfSatisfying(ReplicationException.class,
-                        e -> assertThat(e.code()).isEqualTo(ReplicationException.Code.NO_MAJORITY));
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.NO_MAJORITY));
 
         Replica b = cluster.start(1);
         cluster.awaitServing(0, 1);
@@ -288,14 +289,14 @@ class ReplicaClusterTest {
         assertThat(a.status().state()).isEqualTo(ReplicaStatus.State.CLOSED);
         assertThatThrownBy(() -> a.submit(List.of(new Operation.Put("t:idx:x", "1"))).join())
                 .cause().isInstanceOfSatisfying(ReplicationException.class,
-                        e -> assertThat(e.code()).isEqualTo(ReplicationException.Code.NOT_CONNECTED));
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_CONNECTED));
     }
 
     private static boolean isOutcomeUnknownOrRefused(Throwable error) {
         return error instanceof ReplicationException replication
-                && (replication.code() == ReplicationException.Code.TIMEOUT_OUTCOME_UNKNOWN
-                || replication.code() == ReplicationException.Code.NOT_SERVING
-                || replication.code() == ReplicationException.Code.NO_MAJORITY);
+                && (replication.code() == ErrorCode.TIMEOUT_OUTCOME_UNKNOWN
+                || replication.code() == ErrorCode.NOT_SERVING
+                || replication.code() == ErrorCode.NO_MAJORITY);
     }
 
     private static void awaitFinished(Collection<Load> loads) {

@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
@@ -238,7 +239,7 @@ class ReplicaFaultTest {
         await().atMost(TestCluster.CONVERGENCE).until(() -> c.status().state() == ReplicaStatus.State.MINORITY);
         assertThat(c.submit(put("t:idx:refused")).handle((ack, error) -> error).join())
                 .isInstanceOfSatisfying(ReplicationException.class,
-                        e -> assertThat(e.code()).isEqualTo(ReplicationException.Code.NO_MAJORITY));
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.NO_MAJORITY));
         assertThat(minority.handle((ack, error) -> error).join()).as("acknowledged on the minority side").isNotNull();
 
         cluster.heal();

@@ -135,7 +135,7 @@ class ReplicationOriginTest {
         sealedAsR0.start(rogue.getAddress());
         await().atMost(TestCluster.CONVERGENCE).until(() -> r0.viewSize() == 3 && r1.viewSize() == 3);
 
-        try (LogCapture membership = LogCapture.of(Membership.class); LogCapture antiEntropy = LogCapture.of(AntiEntropy.class)) {
+        try (LogCapture membership = LogCapture.of(MessageHandler.class); LogCapture antiEntropy = LogCapture.of(CommandFetcher.class)) {
             // direct: signed with r0's certificate; unsigned with a huge sequence number; r1's certificate, r0's signature
             Command asR0 = r0Key.sign(new Command(new CommandId(r1Origin, next), System.currentTimeMillis(),
                     List.of(new Operation.Put("t:idx:forged-direct", "x"))));
@@ -207,7 +207,7 @@ class ReplicationOriginTest {
         asR0.start(rogue.getAddress());
         await().atMost(TestCluster.CONVERGENCE).until(() -> r0.viewSize() == 3 && cluster.member(2).replica().viewSize() == 3);
 
-        try (LogCapture membership = LogCapture.of(Membership.class)) {
+        try (LogCapture membership = LogCapture.of(MessageHandler.class)) {
             await().atMost(TestCluster.CONVERGENCE).pollInterval(Duration.ofMillis(100)).until(() -> {
                 byte[] asR1 = CommandCodec.encodeReport(new AppliedReport("r1", r1Origin, true, Map.of(lacked.origin(), lacked.seq()),
                         Map.of(), System.nanoTime(), Map.of()));
@@ -229,7 +229,7 @@ class ReplicationOriginTest {
         rogue.close();
 
         // r1 comes back and fetches what it lacks from the logs (no snapshot)
-        try (LogCapture antiEntropy = LogCapture.of(AntiEntropy.class)) {
+        try (LogCapture antiEntropy = LogCapture.of(CommandFetcher.class)) {
             cluster.start(1, TestCluster.TIMEOUTS, fastReports);
             cluster.awaitServing(0, 1, 2);
             cluster.member(1).replica().awaitApplied(lacked, Duration.ofSeconds(30));
@@ -243,7 +243,7 @@ class ReplicationOriginTest {
      * byte ({@link SentCommands}): in both orders (under TOTAL order they come back through the sequencer) its
      * credentials check none of its own commands and every one of the other origin's, while the other replica checks
      * all of them. Under SYNC the origin opens the other replica's sealed confirmation of each command, and none of its
-     * own: it confirms its own commands to itself with a value that never leaves it ({@link Membership#ownConfirmation}).
+     * own: it confirms its own commands to itself with a value that never leaves it ({@link CommandSender#ownConfirmation}).
      */
     @ParameterizedTest
     @CsvSource({"FIFO,ASYNC", "TOTAL,SYNC"})
@@ -356,13 +356,13 @@ class ReplicationOriginTest {
         org.jgroups.Address other = org.jgroups.util.UUID.randomUUID();
         byte[] value = new byte[32];
         RANDOM.nextBytes(value);
-        assertThat(Membership.ownConfirmation(self, self, value.clone(), value)).isTrue();
-        assertThat(Membership.ownConfirmation(other, self, value.clone(), value)).isFalse();
-        assertThat(Membership.ownConfirmation(null, self, value.clone(), value)).isFalse();
+        assertThat(CommandSender.ownConfirmation(self, self, value.clone(), value)).isTrue();
+        assertThat(CommandSender.ownConfirmation(other, self, value.clone(), value)).isFalse();
+        assertThat(CommandSender.ownConfirmation(null, self, value.clone(), value)).isFalse();
         byte[] changed = value.clone();
         changed[31] ^= 1;
-        assertThat(Membership.ownConfirmation(self, self, changed, value)).isFalse();
-        assertThat(Membership.ownConfirmation(self, self, new byte[0], value)).isFalse();
+        assertThat(CommandSender.ownConfirmation(self, self, changed, value)).isFalse();
+        assertThat(CommandSender.ownConfirmation(self, self, new byte[0], value)).isFalse();
     }
 
     private double refused(int member, String reason) {

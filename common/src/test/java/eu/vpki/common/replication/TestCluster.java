@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
@@ -286,8 +287,8 @@ final class TestCluster implements AutoCloseable {
                 return true;
             } catch (CompletionException e) {
                 if (e.getCause() instanceof ReplicationException refused
-                        && (refused.code() == ReplicationException.Code.NO_MAJORITY
-                        || refused.code() == ReplicationException.Code.NOT_SERVING)) {
+                        && (refused.code() == ErrorCode.NO_MAJORITY
+                        || refused.code() == ErrorCode.NOT_SERVING)) {
                     return false;
                 }
                 throw e;

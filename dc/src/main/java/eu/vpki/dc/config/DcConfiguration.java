@@ -22,7 +22,6 @@ import org.springframework.scheduling.annotation.Scheduled;
 
 import java.net.http.HttpClient;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 
 /** Wires the plain-Java DC core from validated properties; pulls from the RCA at start when empty and periodically. */
@@ -39,13 +38,15 @@ public class DcConfiguration {
     }
 
     /**
-     * The client of the RCA pulls; over https it trusts the CA of {@code vpki.rca.ssl-bundle} when one is
-     * named, else that of {@code vpki.tls.client-bundle} (the JDK's public CAs when neither is).
+     * The client of the RCA pulls, with {@code vpki.dc.rca.connect-timeout}; over https it trusts the CA of
+     * {@code vpki.rca.ssl-bundle} when one is named, else that of {@code vpki.tls.client-bundle} (the JDK's
+     * public CAs when neither is). Warns at start-up of the deprecated {@code vpki.dc.request-timeout}.
      */
     @Bean
-    HttpClient dcHttpClient(RcaLinkProperties rca, ObjectProvider<SslBundles> bundles, ClientTls clientTls) {
+    HttpClient dcHttpClient(RcaLinkProperties rca, DcProperties dc, ObjectProvider<SslBundles> bundles, ClientTls clientTls) {
+        dc.deprecationWarning().ifPresent(LOG::warn);
         ClientTls tls = rca.sslBundle() != null && !rca.sslBundle().isBlank() ? ClientTls.of(bundles.getObject(), rca.sslBundle()) : clientTls;
-        return tls.httpClient(Duration.ofSeconds(5)).build();
+        return tls.httpClient(dc.rca().connectTimeout()).build();
     }
 
     @Bean
@@ -57,7 +58,7 @@ public class DcConfiguration {
                 throw new PkiException(e.code(), "vpki.dc.trusted-rca: '" + h + "' is not a HashedId8 (16 hex digits)", e);
             }
         }).toList();
-        return TrustedRoots.bootstrap(rca.certificateFile(), pinned, rca.url(), dc.dataDir().resolve("trust"), http, dc.requestTimeout());
+        return TrustedRoots.bootstrap(rca.certificateFile(), pinned, rca.url(), dc.dataDir().resolve("trust"), http, dc.rcaRequestTimeout());
     }
 
     @Bean
@@ -68,7 +69,7 @@ public class DcConfiguration {
     @Bean
     RcaPullTask rcaPullTask(ObjectProvider<RcaLinkProperties> rca, DistributionCentre dc, HttpClient http, DcProperties props) {
         RcaLinkProperties link = rca.getObject();
-        return new RcaPullTask(link.url() == null ? null : new RcaPull(link.url(), dc, http, props.requestTimeout()), dc);
+        return new RcaPullTask(link.url() == null ? null : new RcaPull(link.url(), dc, http, props.rcaRequestTimeout()), dc);
     }
 
     /** At start: pull from the RCA if a list is missing (a DC restarted empty recovers here). */

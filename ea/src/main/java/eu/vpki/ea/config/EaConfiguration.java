@@ -2,8 +2,6 @@ package eu.vpki.ea.config;
 
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.shell.limits.RequestBodyLimit;
-import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
-import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.fleet.FleetKeys;
 import eu.vpki.common.fleet.FleetState;
 import eu.vpki.common.replication.Replica;
@@ -12,6 +10,7 @@ import eu.vpki.ea.core.AuthorizationAuthorityDirectory;
 import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EaIdentity;
 import eu.vpki.ea.core.EnrolmentService;
+import eu.vpki.shell.keys.AuthorityKeySource;
 import eu.vpki.shell.keys.AuthorityKeys;
 import eu.vpki.shell.trust.TrustListProperties;
 import eu.vpki.shell.replay.CaffeineReplayCache;
@@ -60,9 +59,9 @@ public class EaConfiguration {
     }
 
     @Bean
-    EaIdentity eaIdentity(EaProperties ea, SoftwareKeyStore keyStore, SecureRandom random) {
-        AuthorityKeys keys = AuthorityKeys.load("vpki.ea", ea.certificateFile(), ea.signingKeyAlias(), ea.encryptionKeyAlias(), keyStore);
-        return new EaIdentity(keys.certificate(), new SoftwareSigner(keys.signing(), random), keys.encryption());
+    EaIdentity eaIdentity(EaProperties ea, AuthorityKeySource keySource) {
+        AuthorityKeys keys = AuthorityKeys.load("vpki.ea", ea.certificateFile(), ea.signingKeyAlias(), ea.encryptionKeyAlias(), keySource);
+        return new EaIdentity(keys.certificate(), keys.signing(), keys.encryption());
     }
 
     /**

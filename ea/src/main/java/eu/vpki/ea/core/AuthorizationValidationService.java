@@ -3,6 +3,7 @@ package eu.vpki.ea.core;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.EtsiRefusal;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.ts102941.AuthorizationValidationMessages;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
@@ -94,7 +95,7 @@ public final class AuthorizationValidationService {
             request = DecryptedRequest.decrypt(body, decryption, encryption);
         } catch (PkiException e) {
             metrics.undecryptable(start);
-            EtsiRefusals.logUndecryptable(log, "authorization validation", e);
+            EtsiRefusal.logUndecryptable(log, EtsiRefusal.Path.AUTHORIZATION_VALIDATION, e);
             throw new UndecryptableRequestException(e);
         }
         Instant now = clock.instant();
@@ -159,15 +160,15 @@ public final class AuthorizationValidationService {
                 metrics.ok(start);
                 return response;
             } catch (RuntimeException refused) {
-                ErrorCode code = EtsiRefusals.codeOf(refused);
+                EtsiRefusal refusal = EtsiRefusal.validation(refused);
+                ErrorCode code = refusal.reason();
                 metrics.refused(start, code);
                 if (code.serverSide()) {
-                    EtsiRefusals.log(log, "authorization validation", refused, "an HTTP problem, for the AA to ask another replica");
-                    throw refused instanceof PkiException pki ? pki : new PkiException(code, code.summary(), refused);
+                    refusal.log(log, "an HTTP problem, for the AA to ask another replica");
+                    throw refused instanceof PkiException pki && pki.code() == code ? pki : new PkiException(code, code.summary(), refused);
                 }
-                int responseCode = EtsiRefusals.validationResponseCode(refused);
-                EtsiRefusals.log(log, "authorization validation", refused, EtsiCodes.validationName(responseCode));
-                return AuthorizationValidationMessages.response(request, responseCode, null,
+                refusal.log(log);
+                return AuthorizationValidationMessages.response(request, refusal.responseCode(), null,
                         ea.signer(), ea.certificate(), clock.instant(), encryption);
             }
         }

@@ -3,6 +3,7 @@ package eu.vpki.ea.core;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.error.EtsiRefusal;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.HashAlgorithm;
 import eu.vpki.common.etsi.ts102941.DecryptedRequest;
@@ -51,7 +52,7 @@ import java.util.concurrent.TimeoutException;
  * check the station and what it asks for against its registration, issue the EC (re-decoded and
  * checked by {@link CertificateIssuer}), replicate it, and answer an EnrolmentResponse encrypted
  * with the request's AES key. Every refusal after decryption is such a response with the code from
- * {@link EtsiRefusals}. Step by step: {@code docs/ea.md}.
+ * {@link EtsiRefusal}. Step by step: {@code docs/ea.md}.
  */
 public final class EnrolmentService {
     private static final Logger log = LoggerFactory.getLogger(EnrolmentService.class);
@@ -102,7 +103,7 @@ public final class EnrolmentService {
             request = DecryptedRequest.decrypt(body, ea.decryptionIdentity(), encryption);
         } catch (PkiException e) {
             metrics.undecryptable(start);
-            EtsiRefusals.logUndecryptable(log, "enrolment", e);
+            EtsiRefusal.logUndecryptable(log, EtsiRefusal.Path.ENROLMENT, e);
             throw new UndecryptableRequestException(e);
         }
         try {
@@ -112,11 +113,10 @@ public final class EnrolmentService {
             metrics.ok(start);
             return response;
         } catch (RuntimeException failure) {
-            ErrorCode code = EtsiRefusals.codeOf(failure);
-            int responseCode = EtsiRefusals.enrolmentResponseCode(failure);
-            EtsiRefusals.log(log, "enrolment", failure, EtsiCodes.enrolmentName(responseCode));
-            metrics.refused(start, code);
-            return EnrolmentMessages.response(request, responseCode, null, ea.signer(),
+            EtsiRefusal refusal = EtsiRefusal.enrolment(failure);
+            refusal.log(log);
+            metrics.refused(start, refusal.reason());
+            return EnrolmentMessages.response(request, refusal.responseCode(), null, ea.signer(),
                     ea.certificate(), clock.instant(), encryption);
         }
     }

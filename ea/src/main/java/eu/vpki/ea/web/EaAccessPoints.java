@@ -4,6 +4,7 @@ import eu.vpki.ea.core.AuthorizationValidationService;
 import eu.vpki.ea.core.EnrolmentService;
 import eu.vpki.shell.etsi.AccessPoint;
 import eu.vpki.shell.etsi.AccessPointWorkers;
+import eu.vpki.shell.keys.AuthorityKeySource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -36,9 +37,11 @@ public class EaAccessPoints {
     }
 
     @Bean
-    AccessPoint validationAccessPoint(AuthorizationValidationService validation, AccessPointWorkers workers) {
+    AccessPoint validationAccessPoint(AuthorizationValidationService validation, AccessPointWorkers workers, AuthorityKeySource keys) {
+        // keys in a token (PKCS#11): the decryption in begin() and the signature in answer() run on a worker, not on the event loop
         return AccessPoint.asynchronous("ea-authorization-validation", VALIDATION, "an AuthorizationValidationRequest",
-                body -> answer(validation.begin(body), workers));
+                keys.mayBlock() ? body -> CompletableFuture.completedFuture(validation.begin(body).answer())
+                        : body -> answer(validation.begin(body), workers), keys.mayBlock(), workers);
     }
 
     /** On the event loop when the validation's records are kept in memory; otherwise on a worker thread, which reads Redis. */

@@ -2,14 +2,15 @@ package eu.vpki.ea.bench;
 
 import eu.vpki.common.etsi.crypto.DeploymentCa;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
-import eu.vpki.common.etsi.ts102941.OutgoingRequest;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.replication.ReplicationConfig;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.ea.testing.ClusterMember;
-import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import eu.vpki.ea.testing.TestReplicas;
 import eu.vpki.operator.core.Inputs;
 
@@ -51,6 +52,7 @@ public final class EnrolmentBenchmark {
     /** Curve of the stations' keys (canonical and EC). */
     private static final EtsiCurve STATION_CURVE = EtsiCurve.parse(System.getProperty("bench.station-curve", CURVE.curveName()));
     private static final TestPki PKI = new TestPki(CURVE);
+    private static final StationMessages MESSAGES = new StationMessages(TestPki.RANDOM, new DataEncryption(TestPki.RANDOM));
     /** Seconds of crypto-only work before the first measurement, for the JIT. */
     private static final int WARMUP_SECONDS = Integer.getInteger("bench.warmup-seconds", 40);
     /** Unreported replicated passes per mode before the measured ones, for the JIT. */
@@ -156,19 +158,19 @@ public final class EnrolmentBenchmark {
             // stations: registered in batches of 1000 through the first replica
             List<SimulatedStation> stations = new ArrayList<>(requests);
             for (int i = 0; i < requests; i++) {
-                stations.add(new SimulatedStation("B-" + order + "-" + i, STATION_CURVE));
+                stations.add(SimulatedStation.generate("B-" + order + "-" + i, STATION_CURVE, TestPki.RANDOM));
             }
             String token = null;
             for (int from = 0; from < requests; from += 1_000) {
                 List<Inputs.Station> batch = stations.subList(from, Math.min(requests, from + 1_000)).stream()
-                        .map(s -> new Inputs.Station(s.canonicalId, STATION_CURVE.curveName(), s.publicKeyHex(),
+                        .map(s -> new Inputs.Station(s.canonicalId(), STATION_CURVE.curveName(), s.canonicalKeyHex(),
                                 List.of(new Inputs.Permission(36L, "bitmap", "01fffc")), "P365D", null)).toList();
                 token = members.get(0).registration.register("op-bench", new Inputs.Batch(batch)).version();
             }
             for (ClusterMember m : members) {
                 m.replica.awaitApplied(eu.vpki.common.replication.CommandId.parse(token), Duration.ofSeconds(60));
             }
-            List<OutgoingRequest> prepared = prepare(stations, threads);
+            List<StationMessages.Request> prepared = prepare(stations, threads);
 
             // warm-up: 10 % of the requests, not measured
             int warm = requests / 10;
@@ -191,7 +193,7 @@ public final class EnrolmentBenchmark {
             int ok = 0;
             for (int i = 0; i < responses.length; i++) {
                 SimulatedStation s = stations.get(warm + i);
-                if (s.readResponse(responses[i], prepared.get(warm + i), PKI.ea).ok()) {
+                if (MESSAGES.readEnrolment(responses[i], prepared.get(warm + i), PKI.ea).ok()) {
                     ok++;
                 }
             }
@@ -216,9 +218,9 @@ public final class EnrolmentBenchmark {
     private static void ceiling(int requests, int threads, Duration atLeast, boolean report) throws Exception {
         List<SimulatedStation> stations = new ArrayList<>();
         for (int i = 0; i < requests; i++) {
-            stations.add(new SimulatedStation("C-" + i, STATION_CURVE));
+            stations.add(SimulatedStation.generate("C-" + i, STATION_CURVE, TestPki.RANDOM));
         }
-        List<OutgoingRequest> prepared = prepare(stations, threads);
+        List<StationMessages.Request> prepared = prepare(stations, threads);
         var identity = new eu.vpki.common.etsi.ts103097.DecryptionIdentity(PKI.eaEncKey, PKI.ea.hashedId8(), PKI.ea.sha256());
         var encryption = new eu.vpki.common.etsi.ts103097.DataEncryption(new java.security.SecureRandom());
         var signer = PKI.eaSigner();
@@ -236,7 +238,7 @@ public final class EnrolmentBenchmark {
                      n = next.getAndIncrement(), i = n % requests) {
                     var decrypted = eu.vpki.common.etsi.ts102941.DecryptedRequest.decrypt(prepared.get(i).body(), identity, encryption);
                     var received = eu.vpki.common.etsi.ts102941.EnrolmentMessages.parseRequest(decrypted);
-                    received.outerSignature().requireSelfSignedBy(stations.get(i).canonicalKey.publicKey(),
+                    received.outerSignature().requireSelfSignedBy(stations.get(i).canonicalKey().publicKey(),
                             eu.vpki.common.error.ErrorCode.CANONICAL_KEY_MISMATCH);
                     var ec = eu.vpki.common.etsi.ts103097.CertificateIssuer.issue(
                             eu.vpki.common.etsi.ts103097.CertificateProfiles.enrolmentCredential(
@@ -285,15 +287,15 @@ public final class EnrolmentBenchmark {
         return false;
     }
 
-    private static List<OutgoingRequest> prepare(List<SimulatedStation> stations, int threads) throws Exception {
+    private static List<StationMessages.Request> prepare(List<SimulatedStation> stations, int threads) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(2, threads));
         try {
-            List<Future<OutgoingRequest>> futures = new ArrayList<>();
+            List<Future<StationMessages.Request>> futures = new ArrayList<>();
             for (SimulatedStation s : stations) {
-                futures.add(pool.submit(() -> s.initialRequest(PKI.ea, CLOCK.instant())));
+                futures.add(pool.submit(() -> MESSAGES.enrolment(s, PKI.ea, CLOCK.instant())));
             }
-            List<OutgoingRequest> out = new ArrayList<>(futures.size());
-            for (Future<OutgoingRequest> f : futures) {
+            List<StationMessages.Request> out = new ArrayList<>(futures.size());
+            for (Future<StationMessages.Request> f : futures) {
                 out.add(f.get());
             }
             return out;
@@ -302,12 +304,12 @@ public final class EnrolmentBenchmark {
         }
     }
 
-    private static void drive(List<ClusterMember> members, List<OutgoingRequest> requests, int threads) throws Exception {
+    private static void drive(List<ClusterMember> members, List<StationMessages.Request> requests, int threads) throws Exception {
         drive(members, requests, threads, new long[requests.size()]);
     }
 
     /** Sends each request to replica i % 3 from {@code threads} closed-loop clients; latencies in nanoseconds. */
-    private static byte[][] drive(List<ClusterMember> members, List<OutgoingRequest> requests, int threads, long[] latencies)
+    private static byte[][] drive(List<ClusterMember> members, List<StationMessages.Request> requests, int threads, long[] latencies)
             throws Exception {
         byte[][] responses = new byte[requests.size()][];
         AtomicInteger next = new AtomicInteger();

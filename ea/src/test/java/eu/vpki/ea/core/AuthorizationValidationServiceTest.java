@@ -4,6 +4,7 @@ import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.EtsiCodes;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
 import eu.vpki.common.etsi.ts102941.OutgoingRequest;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.PsidSsp;
@@ -14,7 +15,7 @@ import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.common.testing.RedisFixtureExtension;
 import eu.vpki.ea.web.EaAccessPoints;
 import eu.vpki.ea.testing.SimulatedAa;
-import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.station.SimulatedStation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Optional;
 
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
+import static eu.vpki.ea.core.EaCoreFixture.MESSAGES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,7 +58,7 @@ class AuthorizationValidationServiceTest {
     @CsvSource({"NIST_P256,true", "BRAINPOOL_P256R1,false", "BRAINPOOL_P384R1,true"})
     void validEc_confirmsTheRequestedPermissions(EtsiCurve curve, boolean encryptEcSignature) {
         SimulatedStation station = ea.enrolled("VIN-AT-" + curve, curve);
-        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), encryptEcSignature, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, EA, List.of(CAM), new Protection(true, encryptEcSignature));
 
         var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
 
@@ -67,7 +69,7 @@ class AuthorizationValidationServiceTest {
     @Test
     void emptyRequest_confirmsEverythingTheOperatorPermitted() {
         SimulatedStation station = ea.enrolled("VIN-ALL", EtsiCurve.NIST_P256);
-        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(), true, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, EA, List.of(), Protection.FULL);
         var result = aa.read(ea.validation.validate(toEa.body()), toEa, EA);
         assertThat(result.confirmed().orElseThrow().appPermissions()).containsExactlyElementsOf(SimulatedStation.CAM_DENM);
     }
@@ -76,7 +78,7 @@ class AuthorizationValidationServiceTest {
     void permissionEscalation_isDenied() {
         SimulatedStation station = ea.enrolled("VIN-ESC", EtsiCurve.NIST_P256);
         ea.setPermissions(station, List.of(CAM));
-        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, SimulatedStation.CAM_DENM, true, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, EA, SimulatedStation.CAM_DENM, Protection.FULL);
         assertRefused(toEa, EtsiCodes.Validation.DENIEDPERMISSIONS);
     }
 
@@ -84,7 +86,7 @@ class AuthorizationValidationServiceTest {
     void sspBeyondThePermittedOne_isDenied() {
         SimulatedStation station = ea.enrolled("VIN-SSP", EtsiCurve.NIST_P256);
         ea.setPermissions(station, List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0x00, (byte) 0x00)));
-        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, EA, List.of(CAM), Protection.FULL);
         assertRefused(toEa, EtsiCodes.Validation.DENIEDPERMISSIONS);
     }
 
@@ -92,7 +94,7 @@ class AuthorizationValidationServiceTest {
     void suspendedStation_isDenied() {
         SimulatedStation station = ea.enrolled("VIN-SUSP", EtsiCurve.NIST_P256);
         ea.setStatus(station, StationStatus.SUSPENDED);
-        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, EA, List.of(CAM), Protection.FULL);
         assertRefused(toEa, EtsiCodes.Validation.DENIEDPERMISSIONS);
     }
 
@@ -104,16 +106,16 @@ class AuthorizationValidationServiceTest {
     @CsvSource({"SUSPENDED", "REVOKED", "PERMISSIONS", "SUPERSEDED"})
     void changeAppliedAfterAValidation_decidesTheNextRequestWithTheSameEc(String change) {
         SimulatedStation station = ea.enrolled("VIN-CHG-" + change, EtsiCurve.NIST_P256);
-        OutgoingRequest first = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest first = forwarded(station, EA, List.of(CAM), Protection.FULL);
         assertThat(aa.read(ea.validation.validate(first.body()), first, EA).responseCode()).isEqualTo(EtsiCodes.Validation.OK);
-        OutgoingRequest next = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest next = forwarded(station, EA, List.of(CAM), Protection.FULL);
 
         switch (change) {
             case "SUSPENDED", "REVOKED" -> ea.setStatus(station, StationStatus.valueOf(change));
             case "PERMISSIONS" -> ea.setPermissions(station, List.of(PsidSsp.of(Psids.DENM)));
             default -> {
-                var again = station.initialRequest(EA, NOW.plusSeconds(1));
-                assertThat(station.readResponse(ea.enrolment.enrol(again.body()), again, EA).ok()).isTrue();
+                var again = MESSAGES.enrolment(station, EA, NOW.plusSeconds(1));
+                assertThat(MESSAGES.readEnrolment(ea.enrolment.enrol(again.body()), again, EA).ok()).isTrue();
             }
         }
 
@@ -133,20 +135,20 @@ class AuthorizationValidationServiceTest {
             work.run();
         };
 
-        OutgoingRequest first = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest first = forwarded(station, EA, List.of(CAM), Protection.FULL);
         var notKept = ea.validation.begin(first.body());
         assertThat(notKept.readsStore()).isTrue();
         assertThat(aa.read(EaAccessPoints.answer(notKept, workers).join(), first, EA).responseCode()).isEqualTo(EtsiCodes.Validation.OK);
         assertThat(toWorkers).hasSize(1);
 
-        OutgoingRequest second = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest second = forwarded(station, EA, List.of(CAM), Protection.FULL);
         var kept = ea.validation.begin(second.body());
         assertThat(kept.readsStore()).isFalse();
         assertThat(aa.read(EaAccessPoints.answer(kept, workers).join(), second, EA).responseCode()).isEqualTo(EtsiCodes.Validation.OK);
         assertThat(toWorkers).as("answered on the caller's thread").hasSize(1);
 
         ea.setStatus(station, StationStatus.SUSPENDED);
-        OutgoingRequest third = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest third = forwarded(station, EA, List.of(CAM), Protection.FULL);
         var changed = ea.validation.begin(third.body());
         assertThat(changed.readsStore()).as("a write to its records began since").isTrue();
         assertThat(aa.read(EaAccessPoints.answer(changed, workers).join(), third, EA).responseCode())
@@ -154,14 +156,14 @@ class AuthorizationValidationServiceTest {
         assertThat(toWorkers).hasSize(2);
 
         // refused before its records are needed (it names another EA): nothing to read
-        OutgoingRequest wrongEa = aa.forward(station.atRequest(new TestPki(EtsiCurve.NIST_P256).ea, PKI.aa, List.of(CAM), false, NOW), EA, NOW);
+        OutgoingRequest wrongEa = forwarded(station, new TestPki(EtsiCurve.NIST_P256).ea, List.of(CAM), new Protection(true, false));
         assertThat(ea.validation.begin(wrongEa.body()).readsStore()).isFalse();
     }
 
     @Test
     void replicaOutOfService_decidesNothing_noEtsiAnswer_butAServerSideFailure_forTheAaToAskAnotherReplica() {
         SimulatedStation station = ea.enrolled("VIN-OUT", EtsiCurve.NIST_P256);
-        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, EA, List.of(CAM), Protection.FULL);
         ea.replica.close(); // out of service like a minority or a FAILED replica: ReplicaStatus not SERVING
         String before = ea.replica.stateDigest();
 
@@ -180,9 +182,9 @@ class AuthorizationValidationServiceTest {
     @Test
     void supersededEc_isUnknown() {
         SimulatedStation station = ea.enrolled("VIN-SUPER", EtsiCurve.NIST_P256);
-        OutgoingRequest withOldEc = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
-        var again = station.initialRequest(EA, NOW.plusSeconds(1));
-        assertThat(station.readResponse(ea.enrolment.enrol(again.body()), again, EA).ok()).isTrue();
+        OutgoingRequest withOldEc = forwarded(station, EA, List.of(CAM), Protection.FULL);
+        var again = MESSAGES.enrolment(station, EA, NOW.plusSeconds(1));
+        assertThat(MESSAGES.readEnrolment(ea.enrolment.enrol(again.body()), again, EA).ok()).isTrue();
         assertRefused(withOldEc, EtsiCodes.Validation.UNKNOWNITS);
     }
 
@@ -193,7 +195,7 @@ class AuthorizationValidationServiceTest {
         try (RedisFixture otherRedis = RedisFixture.start(); EaCoreFixture elsewhere = new EaCoreFixture(otherRedis)) {
             station = elsewhere.enrolled("VIN-FOREIGN", EtsiCurve.NIST_P256);
         }
-        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, EA, List.of(CAM), Protection.FULL);
         assertRefused(toEa, EtsiCodes.Validation.UNKNOWNITS);
     }
 
@@ -202,7 +204,7 @@ class AuthorizationValidationServiceTest {
         SimulatedStation station = ea.enrolled("VIN-NOCTL", EtsiCurve.NIST_P256);
         AuthorizationValidationService strict = new AuthorizationValidationService(ea.identity, ea.fleet, id -> Optional.empty(),
                 ea.clock, new SecureRandom(), ea.audit, new SimpleMeterRegistry());
-        OutgoingRequest toEa = aa.forward(station.atRequest(EA, PKI.aa, List.of(CAM), true, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, EA, List.of(CAM), Protection.FULL);
         var result = aa.read(strict.validate(toEa.body()), toEa, EA);
         assertThat(result.responseCode()).isEqualTo(EtsiCodes.Validation.INVALIDAA);
     }
@@ -212,7 +214,7 @@ class AuthorizationValidationServiceTest {
         TestPki other = new TestPki(EtsiCurve.NIST_P256);
         SimulatedStation station = ea.enrolled("VIN-WRONGEA", EtsiCurve.NIST_P256);
         // the station names another EA (plain EC signature, so that this EA can still read it)
-        OutgoingRequest toEa = aa.forward(station.atRequest(other.ea, PKI.aa, List.of(CAM), false, NOW), EA, NOW);
+        OutgoingRequest toEa = forwarded(station, other.ea, List.of(CAM), new Protection(true, false));
         assertRefused(toEa, EtsiCodes.Validation.WRONGEA);
     }
 
@@ -220,6 +222,11 @@ class AuthorizationValidationServiceTest {
     void garbage_isUndecryptable() {
         assertThatThrownBy(() -> ea.validation.validate(new byte[64])).isInstanceOfSatisfying(UndecryptableRequestException.class,
                 e -> assertThat(e.code()).isIn(ErrorCode.MALFORMED_ENCODING, ErrorCode.UNEXPECTED_CONTENT));
+    }
+
+    /** The validation request the AA forwards to this EA for an AT request of {@code station} naming {@code namedEa}. */
+    private OutgoingRequest forwarded(SimulatedStation station, EtsiCertificate namedEa, List<PsidSsp> permissions, Protection protection) {
+        return aa.forward(MESSAGES.authorization(station, namedEa, PKI.aa, permissions, protection, NOW), EA, NOW);
     }
 
     /** Refused with {@code code}, state unchanged, and the refusal logged at INFO with the ETSI code's name. */

@@ -1,6 +1,7 @@
 package eu.vpki.ea.core;
 
 import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.fleet.FleetCommands;
 import eu.vpki.common.fleet.FleetState;
@@ -10,7 +11,8 @@ import eu.vpki.common.fleet.VersionClock;
 import eu.vpki.common.replication.Replica;
 import eu.vpki.common.testing.RecordingAuditLog;
 import eu.vpki.common.testing.RedisFixture;
-import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import eu.vpki.ea.testing.TestReplicas;
 import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -18,6 +20,7 @@ import redis.clients.jedis.JedisPool;
 
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +29,8 @@ import java.util.Optional;
 /** One EA core on a one-member replica with its own Redis, a fixed clock and a TestPki. */
 final class EaCoreFixture implements AutoCloseable {
     static final TestPki PKI = new TestPki(EtsiCurve.NIST_P256);
+    /** The requests of the stations the tests drive (the one simulated station of the station module). */
+    static final StationMessages MESSAGES = new StationMessages(TestPki.RANDOM, new DataEncryption(TestPki.RANDOM));
 
     final Clock clock = Clock.fixed(TestPki.NOW, ZoneOffset.UTC);
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -63,28 +68,39 @@ final class EaCoreFixture implements AutoCloseable {
         return new EnrolmentService(identity, fleet, replica, clock, new SecureRandom(), EaSettings.DEFAULTS, own, audit, registry);
     }
 
+    /** The record operator {@code operatorId} registers for {@code station}: CAM and DENM permitted, one year of EC. */
+    static StationRecord registration(String operatorId, SimulatedStation station) {
+        return new StationRecord(operatorId, station.canonicalId(), station.canonicalKey().publicKey(), SimulatedStation.CAM_DENM,
+                Duration.ofDays(365), null, StationStatus.ACTIVE, 0);
+    }
+
+    /** Registers {@code station} for operator "op-1" ({@link #registration}). */
+    void register(SimulatedStation station) {
+        register(registration("op-1", station));
+    }
+
     /** Registers a station as its operator would (one replicated command). */
     void register(StationRecord station) {
         replica.submit(FleetCommands.register(station.operatorId(), List.of(station.withVersion(versions.next())))).join();
     }
 
     void setStatus(SimulatedStation station, StationStatus status) {
-        StationRecord current = fleet.station(station.canonicalId).orElseThrow();
+        StationRecord current = fleet.station(station.canonicalId()).orElseThrow();
         replica.submit(FleetCommands.changeStatus(current.withStatus(status, versions.nextAbove(current.version())))).join();
     }
 
     void setPermissions(SimulatedStation station, List<eu.vpki.common.etsi.ts103097.PsidSsp> permissions) {
-        StationRecord current = fleet.station(station.canonicalId).orElseThrow();
+        StationRecord current = fleet.station(station.canonicalId()).orElseThrow();
         replica.submit(FleetCommands.changePermissions(current.withPermissions(permissions,
                 versions.nextAbove(current.permissionsVersion())))).join();
     }
 
     /** Registers and enrols a station; returns it with its EC. */
     SimulatedStation enrolled(String id, EtsiCurve curve) {
-        SimulatedStation station = new SimulatedStation(id, curve);
-        register(station.record("op-1"));
-        var request = station.initialRequest(PKI.ea, TestPki.NOW);
-        var result = station.readResponse(enrolment.enrol(request.body()), request, PKI.ea);
+        SimulatedStation station = SimulatedStation.generate(id, curve, TestPki.RANDOM);
+        register(station);
+        var request = MESSAGES.enrolment(station, PKI.ea, TestPki.NOW);
+        var result = MESSAGES.readEnrolment(enrolment.enrol(request.body()), request, PKI.ea);
         if (!result.ok()) {
             throw new IllegalStateException("enrolment failed with " + result.responseCode());
         }

@@ -13,12 +13,10 @@ import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.fleet.EcRecord;
 import eu.vpki.common.fleet.FleetCommands;
-import eu.vpki.common.fleet.StationRecord;
-import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.testing.FuzzContract;
 import eu.vpki.common.testing.FuzzCorpus;
 import eu.vpki.common.testing.RedisFixtureExtension;
-import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.station.SimulatedStation;
 import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +26,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.function.BiPredicate;
 
@@ -59,9 +56,7 @@ class EaEntryFuzzTest {
         String redisHost = REDIS.fixture().host();
         ownRedis = (host, port) -> port == redisPort && (host.equals(redisHost) || host.equals("localhost") || host.equals("127.0.0.1"));
         ea = new EaCoreFixture(REDIS.fixture(), PKI);
-        StationRecord station = new StationRecord("op-fuzz", FixedRequests.STATION_ID, FixedRequests.canonicalKey().publicKey(),
-                SimulatedStation.CAM_DENM, Duration.ofDays(365), null, StationStatus.ACTIVE, 0);
-        ea.register(station);
+        ea.register(EaCoreFixture.registration("op-fuzz", new SimulatedStation(FixedRequests.STATION_ID, FixedRequests.canonicalKey())));
         ea.replica.submit(FleetCommands.enrolled(new EcRecord(TestPki.fixedEc(), FixedRequests.STATION_ID, EcRecord.Status.ACTIVE, 1),
                 Optional.empty())).join();
     }

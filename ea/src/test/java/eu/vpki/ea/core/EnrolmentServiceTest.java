@@ -17,7 +17,8 @@ import eu.vpki.common.testing.LogCapture;
 import eu.vpki.common.testing.RedisFixtureExtension;
 import ch.qos.logback.classic.Level;
 import eu.vpki.ea.testing.ReEncoding;
-import eu.vpki.ea.testing.SimulatedStation;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,8 @@ import java.util.HexFormat;
 import java.util.List;
 
 import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
+import static eu.vpki.common.etsi.ts103097.TestPki.RANDOM;
+import static eu.vpki.ea.core.EaCoreFixture.MESSAGES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -54,64 +57,64 @@ class EnrolmentServiceTest {
     @ParameterizedTest
     @EnumSource(EtsiCurve.class)
     void initialEnrolment_issuesAnEcForTheNewKeyAndReplicatesIt(EtsiCurve curve) {
-        SimulatedStation station = new SimulatedStation("VIN-" + curve, curve);
-        ea.register(station.record("op-1"));
+        SimulatedStation station = SimulatedStation.generate("VIN-" + curve, curve, RANDOM);
+        ea.register(station);
 
-        var request = station.initialRequest(EA, NOW);
-        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
+        var request = MESSAGES.enrolment(station, EA, NOW);
+        var result = MESSAGES.readEnrolment(ea.enrolment.enrol(request.body()), request, EA);
 
         assertThat(result.responseCode()).isEqualTo(EtsiCodes.Enrolment.OK);
         EtsiCertificate ec = result.enrolmentCredential().orElseThrow();
         CertificateChecks.checkIssuedBy(ec, EA, NOW);
-        assertThat(ec.appPermissions()).containsExactlyElementsOf(SimulatedStation.EC_REQUEST);
+        assertThat(ec.appPermissions()).containsExactlyElementsOf(SimulatedStation.EC_PERMISSIONS);
         // the validity starts the backdate before issuance (stations behind our clock can use it at once), one year in total
         assertThat(ec.validity().start()).isEqualTo(NOW.minus(EaSettings.DEFAULT_BACKDATE));
         assertThat(Duration.between(ec.validity().start(), ec.validity().end())).isEqualTo(Duration.ofDays(365));
         EcRecord stored = ea.fleet.ec(ec.hashedId8()).orElseThrow();
-        assertThat(stored.stationId()).isEqualTo(station.canonicalId);
+        assertThat(stored.stationId()).isEqualTo(station.canonicalId());
         assertThat(stored.status()).isEqualTo(EcRecord.Status.ACTIVE);
-        assertThat(ea.fleet.latestEc(station.canonicalId)).map(EcRecord::id).contains(ec.hashedId8());
+        assertThat(ea.fleet.latestEc(station.canonicalId())).map(EcRecord::id).contains(ec.hashedId8());
         assertThat(ea.registry.get("vpki.ea.requests").tag("endpoint", "enrolment").tag("outcome", "ok").timer().count()).isEqualTo(1);
         assertThat(ea.audit.lines()).singleElement().asString().startsWith("ec-issued ec=" + ec.hashedId8().toHex() + " station="
-                + station.canonicalId + " operator=").contains(" kind=initial validUntil=" + ec.validity().end() + " replicas=1 command=");
+                + station.canonicalId() + " operator=").contains(" kind=initial validUntil=" + ec.validity().end() + " replicas=1 command=");
     }
 
     @Test
     void reEnrolment_signedWithTheCurrentEc_issuesANewEcAndSupersedesTheOld() {
         SimulatedStation station = ea.enrolled("VIN-RE", EtsiCurve.BRAINPOOL_P256R1);
-        EtsiCertificate first = station.ec();
+        EtsiCertificate first = station.enrolmentCredential();
 
-        var request = station.reEnrolmentRequest(EA, NOW.plusSeconds(1));
-        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
+        var request = MESSAGES.reEnrolment(station, EA, NOW.plusSeconds(1));
+        var result = MESSAGES.readEnrolment(ea.enrolment.enrol(request.body()), request, EA);
 
         assertThat(result.ok()).isTrue();
-        assertThat(station.ec()).isNotEqualTo(first);
+        assertThat(station.enrolmentCredential()).isNotEqualTo(first);
         assertThat(ea.fleet.ec(first.hashedId8()).orElseThrow().status()).isEqualTo(EcRecord.Status.SUPERSEDED);
-        assertThat(ea.fleet.latestEc(station.canonicalId)).map(EcRecord::id).contains(station.ec().hashedId8());
+        assertThat(ea.fleet.latestEc(station.canonicalId())).map(EcRecord::id).contains(station.enrolmentCredential().hashedId8());
     }
 
     @Test
     void reEnrolment_withASupersededEc_isRefusedAsBadStatus() {
         SimulatedStation station = ea.enrolled("VIN-OLD", EtsiCurve.NIST_P256);
-        var stale = station.reEnrolmentRequest(EA, NOW.plusSeconds(1));
+        var stale = MESSAGES.reEnrolment(station, EA, NOW.plusSeconds(1));
         // the station enrols again with its canonical key: the first EC is superseded
-        var replacement = station.initialRequest(EA, NOW.plusSeconds(2));
-        assertThat(station.readResponse(ea.enrolment.enrol(replacement.body()), replacement, EA).ok()).isTrue();
+        var replacement = MESSAGES.enrolment(station, EA, NOW.plusSeconds(2));
+        assertThat(MESSAGES.readEnrolment(ea.enrolment.enrol(replacement.body()), replacement, EA).ok()).isTrue();
 
         assertRefused(stale, EtsiCodes.Enrolment.BADITSSTATUS, station);
     }
 
     @Test
     void refusal_isLoggedAtInfo_withTheEtsiResponseCodeAndTheReason_neverTheRequestOrItsKey() {
-        SimulatedStation station = new SimulatedStation("VIN-NOT-REGISTERED", EtsiCurve.NIST_P256);
-        var request = station.initialRequest(EA, NOW);
+        SimulatedStation station = SimulatedStation.generate("VIN-NOT-REGISTERED", EtsiCurve.NIST_P256, RANDOM);
+        var request = MESSAGES.enrolment(station, EA, NOW);
         try (LogCapture log = LogCapture.of(EnrolmentService.class)) {
             ea.enrolment.enrol(request.body());
 
             assertThat(log.events(Level.INFO)).singleElement().satisfies(e -> {
                 assertThat(e.getLevel()).isEqualTo(Level.INFO);
                 assertThat(e.getFormattedMessage()).contains("enrolment refused with unknownits", "404 UNKNOWN_STATION",
-                        "VIN-NOT-REGISTERED").doesNotContainIgnoringCase(HexFormat.of().formatHex(request.aesKey()))
+                        "VIN-NOT-REGISTERED").doesNotContainIgnoringCase(HexFormat.of().formatHex(request.message().aesKey()))
                         .doesNotContainIgnoringCase(HexFormat.of().formatHex(request.body(), 0, 16));
             });
         }
@@ -130,72 +133,72 @@ class EnrolmentServiceTest {
 
     @Test
     void enrolment_rejectsUnregisteredStation() {
-        SimulatedStation station = new SimulatedStation("VIN-UNKNOWN", EtsiCurve.NIST_P256);
-        assertRefused(station.initialRequest(EA, NOW), EtsiCodes.Enrolment.UNKNOWNITS, station);
+        SimulatedStation station = SimulatedStation.generate("VIN-UNKNOWN", EtsiCurve.NIST_P256, RANDOM);
+        assertRefused(MESSAGES.enrolment(station, EA, NOW), EtsiCodes.Enrolment.UNKNOWNITS, station);
     }
 
     @Test
     void enrolment_rejectsARequestNotSignedWithTheCanonicalKey() {
-        SimulatedStation station = new SimulatedStation("VIN-FORGED", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
-        var forged = station.initialRequestSignedBy(EA, NOW, SubjectAttributes.permissions(SimulatedStation.EC_REQUEST),
-                EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM));
+        SimulatedStation station = SimulatedStation.generate("VIN-FORGED", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
+        var forged = MESSAGES.enrolmentSignedBy(station, EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM), EA,
+                SubjectAttributes.permissions(SimulatedStation.EC_PERMISSIONS), NOW);
         assertRefused(forged, EtsiCodes.Enrolment.INVALIDSIGNATURE, station);
     }
 
     @ParameterizedTest
     @EnumSource(value = StationStatus.class, names = {"SUSPENDED", "REVOKED"})
     void enrolment_rejectsAStationThatIsNotActive(StationStatus status) {
-        SimulatedStation station = new SimulatedStation("VIN-" + status, EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
+        SimulatedStation station = SimulatedStation.generate("VIN-" + status, EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
         ea.setStatus(station, status);
-        assertRefused(station.initialRequest(EA, NOW), EtsiCodes.Enrolment.BADITSSTATUS, station);
+        assertRefused(MESSAGES.enrolment(station, EA, NOW), EtsiCodes.Enrolment.BADITSSTATUS, station);
     }
 
     @Test
     void enrolment_rejectsPermissionEscalation() {
-        SimulatedStation station = new SimulatedStation("VIN-GREEDY", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
+        SimulatedStation station = SimulatedStation.generate("VIN-GREEDY", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
         var greedy = SubjectAttributes.permissions(List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
                 PsidSsp.bitmap(Psids.SPATEM, (byte) 0x01, (byte) 0xe0)));
-        assertRefused(station.initialRequest(EA, NOW, greedy), EtsiCodes.Enrolment.DENIEDPERMISSIONS, station);
+        assertRefused(MESSAGES.enrolment(station, EA, greedy, NOW), EtsiCodes.Enrolment.DENIEDPERMISSIONS, station);
     }
 
     @Test
     void enrolment_rejectsAValidityBeyondTheOperatorsMaximum() {
-        SimulatedStation station = new SimulatedStation("VIN-LONG", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
-        var tooLong = new SubjectAttributes(Validity.of(NOW, Validity.Unit.YEARS, 2), null, null, SimulatedStation.EC_REQUEST);
-        assertRefused(station.initialRequest(EA, NOW, tooLong), EtsiCodes.Enrolment.DENIEDREQUEST, station);
+        SimulatedStation station = SimulatedStation.generate("VIN-LONG", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
+        var tooLong = new SubjectAttributes(Validity.of(NOW, Validity.Unit.YEARS, 2), null, null, SimulatedStation.EC_PERMISSIONS);
+        assertRefused(MESSAGES.enrolment(station, EA, tooLong, NOW), EtsiCodes.Enrolment.DENIEDREQUEST, station);
     }
 
     @Test
     void enrolment_isRefusedWhileTheReplicaIsOutOfService() {
-        SimulatedStation station = new SimulatedStation("VIN-OUT", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
+        SimulatedStation station = SimulatedStation.generate("VIN-OUT", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
         ea.replica.close(); // out of service like a minority or a FAILED replica: ReplicaStatus not SERVING
 
-        assertRefused(station.initialRequest(EA, NOW), EtsiCodes.Enrolment.DENIEDREQUEST, station);
+        assertRefused(MESSAGES.enrolment(station, EA, NOW), EtsiCodes.Enrolment.DENIEDREQUEST, station);
         assertThat(ea.registry.get("vpki.ea.refusals").tag("code", "REPLICATION_UNAVAILABLE").counter().count()).isEqualTo(1);
     }
 
     @Test
     void enrolment_acceptsAValidityWithinTheMaximum() {
-        SimulatedStation station = new SimulatedStation("VIN-SHORT", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
-        var request = station.initialRequest(EA, NOW, new SubjectAttributes(Validity.of(NOW, Validity.Unit.HOURS, 48), null, null,
-                SimulatedStation.EC_REQUEST));
-        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
+        SimulatedStation station = SimulatedStation.generate("VIN-SHORT", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
+        var request = MESSAGES.enrolment(station, EA, new SubjectAttributes(Validity.of(NOW, Validity.Unit.HOURS, 48), null, null,
+                SimulatedStation.EC_PERMISSIONS), NOW);
+        var result = MESSAGES.readEnrolment(ea.enrolment.enrol(request.body()), request, EA);
         assertThat(result.ok()).isTrue();
-        assertThat(station.ec().validity()).isEqualTo(Validity.of(NOW, Validity.Unit.HOURS, 48));
+        assertThat(station.enrolmentCredential().validity()).isEqualTo(Validity.of(NOW, Validity.Unit.HOURS, 48));
     }
 
     @Test
     void enrolment_refusesAReplayedRequest() {
-        SimulatedStation station = new SimulatedStation("VIN-REPLAY", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
-        var request = station.initialRequest(EA, NOW);
-        assertThat(station.readResponse(ea.enrolment.enrol(request.body()), request, EA).ok()).isTrue();
+        SimulatedStation station = SimulatedStation.generate("VIN-REPLAY", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
+        var request = MESSAGES.enrolment(station, EA, NOW);
+        assertThat(MESSAGES.readEnrolment(ea.enrolment.enrol(request.body()), request, EA).ok()).isTrue();
 
         assertRefused(request, EtsiCodes.Enrolment.DENIEDREQUEST, station);
         assertThat(ea.registry.get("vpki.ea.refusals").tag("code", ErrorCode.REPLAYED_REQUEST.name()).counter().count()).isEqualTo(1);
@@ -203,41 +206,41 @@ class EnrolmentServiceTest {
 
     @Test
     void reEncodedCapture_ofTheEphemeralKey_isRefused_atThisReplicaAndAtAnother() {
-        SimulatedStation station = new SimulatedStation("VIN-REENC", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
-        var request = station.initialRequest(EA, NOW);
-        assertThat(station.readResponse(ea.enrolment.enrol(request.body()), request, EA).ok()).isTrue();
-        EtsiCertificate fresh = station.ec();
-        var reEncoded = ReEncoding.ephemeralKeyUncompressed(request, EA);
+        SimulatedStation station = SimulatedStation.generate("VIN-REENC", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
+        var request = MESSAGES.enrolment(station, EA, NOW);
+        assertThat(MESSAGES.readEnrolment(ea.enrolment.enrol(request.body()), request, EA).ok()).isTrue();
+        EtsiCertificate fresh = station.enrolmentCredential();
+        var reEncoded = request.withMessage(ReEncoding.ephemeralKeyUncompressed(request.message(), EA));
         assertThat(reEncoded.body()).isNotEqualTo(request.body()).hasSize(request.body().length + 32);
 
         // same replica, and another replica that applied the EC but never saw the request
         for (EnrolmentService replica : List.of(ea.enrolment, ea.anotherReplica())) {
             String before = ea.replica.stateDigest();
-            var result = station.readResponse(replica.enrol(reEncoded.body()), reEncoded, EA);
+            var result = MESSAGES.readEnrolment(replica.enrol(reEncoded.body()), reEncoded, EA);
             assertThat(result.responseCode()).isEqualTo(EtsiCodes.Enrolment.DENIEDREQUEST);
             assertThat(result.enrolmentCredential()).isEmpty();
             assertThat(ea.replica.stateDigest()).isEqualTo(before);
         }
-        assertThat(ea.fleet.latestEc(station.canonicalId)).map(EcRecord::id).contains(fresh.hashedId8());
+        assertThat(ea.fleet.latestEc(station.canonicalId())).map(EcRecord::id).contains(fresh.hashedId8());
         assertThat(ea.fleet.ec(fresh.hashedId8()).orElseThrow().status()).isEqualTo(EcRecord.Status.ACTIVE);
         assertThat(ea.registry.get("vpki.ea.refusals").tag("code", ErrorCode.REPLAYED_REQUEST.name()).counter().count()).isEqualTo(2);
     }
 
     @Test
     void oldCapture_replayedAfterAReEnrolment_neverSupersedesTheFreshEc() {
-        SimulatedStation station = new SimulatedStation("VIN-OLDCAP", EtsiCurve.BRAINPOOL_P256R1);
-        ea.register(station.record("op-1"));
-        var captured = station.initialRequest(EA, NOW);
-        assertThat(station.readResponse(ea.enrolment.enrol(captured.body()), captured, EA).ok()).isTrue();
-        var reEnrolment = station.reEnrolmentRequest(EA, NOW.plusSeconds(10));
-        assertThat(station.readResponse(ea.enrolment.enrol(reEnrolment.body()), reEnrolment, EA).ok()).isTrue();
-        EtsiCertificate fresh = station.ec();
+        SimulatedStation station = SimulatedStation.generate("VIN-OLDCAP", EtsiCurve.BRAINPOOL_P256R1, RANDOM);
+        ea.register(station);
+        var captured = MESSAGES.enrolment(station, EA, NOW);
+        assertThat(MESSAGES.readEnrolment(ea.enrolment.enrol(captured.body()), captured, EA).ok()).isTrue();
+        var reEnrolment = MESSAGES.reEnrolment(station, EA, NOW.plusSeconds(10));
+        assertThat(MESSAGES.readEnrolment(ea.enrolment.enrol(reEnrolment.body()), reEnrolment, EA).ok()).isTrue();
+        EtsiCertificate fresh = station.enrolmentCredential();
 
         EnrolmentService other = ea.anotherReplica();
         String before = ea.replica.stateDigest();
-        var replayed = ReEncoding.ephemeralKeyUncompressed(captured, EA);
-        var result = station.readResponse(other.enrol(replayed.body()), replayed, EA);
+        var replayed = captured.withMessage(ReEncoding.ephemeralKeyUncompressed(captured.message(), EA));
+        var result = MESSAGES.readEnrolment(other.enrol(replayed.body()), replayed, EA);
 
         assertThat(result.responseCode()).isEqualTo(EtsiCodes.Enrolment.DENIEDREQUEST);
         assertThat(ea.replica.stateDigest()).isEqualTo(before);
@@ -247,27 +250,27 @@ class EnrolmentServiceTest {
 
     @Test
     void unregisteredOrUnauthenticatedSenders_neverEnterTheReplayCache() {
-        SimulatedStation registered = new SimulatedStation("VIN-CACHE", EtsiCurve.NIST_P256);
-        ea.register(registered.record("op-1"));
+        SimulatedStation registered = SimulatedStation.generate("VIN-CACHE", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(registered);
         for (int i = 0; i < 20; i++) {
-            SimulatedStation stranger = new SimulatedStation("VIN-STRANGER-" + i, EtsiCurve.NIST_P256);
-            assertRefused(stranger.initialRequest(EA, NOW), EtsiCodes.Enrolment.UNKNOWNITS, stranger);
+            SimulatedStation stranger = SimulatedStation.generate("VIN-STRANGER-" + i, EtsiCurve.NIST_P256, RANDOM);
+            assertRefused(MESSAGES.enrolment(stranger, EA, NOW), EtsiCodes.Enrolment.UNKNOWNITS, stranger);
             // the registered id, signed with another key
-            assertRefused(registered.initialRequestSignedBy(EA, NOW, SubjectAttributes.permissions(SimulatedStation.EC_REQUEST),
-                    stranger.canonicalKey), EtsiCodes.Enrolment.INVALIDSIGNATURE, registered);
+            assertRefused(MESSAGES.enrolmentSignedBy(registered, stranger.canonicalKey(), EA,
+                    SubjectAttributes.permissions(SimulatedStation.EC_PERMISSIONS), NOW), EtsiCodes.Enrolment.INVALIDSIGNATURE, registered);
         }
         assertThat(ea.replays.size()).isZero();
 
-        var genuine = registered.initialRequest(EA, NOW);
-        assertThat(registered.readResponse(ea.enrolment.enrol(genuine.body()), genuine, EA).ok()).isTrue();
+        var genuine = MESSAGES.enrolment(registered, EA, NOW);
+        assertThat(MESSAGES.readEnrolment(ea.enrolment.enrol(genuine.body()), genuine, EA).ok()).isTrue();
         assertThat(ea.replays.size()).isEqualTo(1);
     }
 
     @Test
     void enrolment_refusesAnOutdatedRequest() {
-        SimulatedStation station = new SimulatedStation("VIN-STALE", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
-        assertRefused(station.initialRequest(EA, NOW.minus(Duration.ofMinutes(6))), EtsiCodes.Enrolment.DENIEDREQUEST, station);
+        SimulatedStation station = SimulatedStation.generate("VIN-STALE", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
+        assertRefused(MESSAGES.enrolment(station, EA, NOW.minus(Duration.ofMinutes(6))), EtsiCodes.Enrolment.DENIEDREQUEST, station);
     }
 
     @Test
@@ -280,9 +283,9 @@ class EnrolmentServiceTest {
 
     @Test
     void tamperedCiphertext_isUndecryptable() {
-        SimulatedStation station = new SimulatedStation("VIN-TAMPER", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
-        byte[] body = station.initialRequest(EA, NOW).body();
+        SimulatedStation station = SimulatedStation.generate("VIN-TAMPER", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
+        byte[] body = MESSAGES.enrolment(station, EA, NOW).body();
         body[body.length - 20] ^= 0x01;
         String before = ea.replica.stateDigest();
 
@@ -294,20 +297,20 @@ class EnrolmentServiceTest {
     @Test
     void requestForAnotherEa_isUndecryptable() {
         TestPki other = new TestPki(EtsiCurve.NIST_P256);
-        SimulatedStation station = new SimulatedStation("VIN-ELSEWHERE", EtsiCurve.NIST_P256);
-        ea.register(station.record("op-1"));
-        byte[] body = station.initialRequest(other.ea, NOW).body();
+        SimulatedStation station = SimulatedStation.generate("VIN-ELSEWHERE", EtsiCurve.NIST_P256, RANDOM);
+        ea.register(station);
+        byte[] body = MESSAGES.enrolment(station, other.ea, NOW).body();
         assertThatThrownBy(() -> ea.enrolment.enrol(body)).isInstanceOfSatisfying(UndecryptableRequestException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_ENCRYPTED_FOR_US));
     }
 
-    private void assertRefused(eu.vpki.common.etsi.ts102941.OutgoingRequest request, int expectedCode, SimulatedStation station) {
+    private void assertRefused(StationMessages.Request request, int expectedCode, SimulatedStation station) {
         String before = ea.replica.stateDigest();
-        EtsiCertificate ecBefore = station.ec();
-        var result = station.readResponse(ea.enrolment.enrol(request.body()), request, EA);
+        EtsiCertificate ecBefore = station.enrolmentCredential();
+        var result = MESSAGES.readEnrolment(ea.enrolment.enrol(request.body()), request, EA);
         assertThat(result.responseCode()).isEqualTo(expectedCode);
         assertThat(result.enrolmentCredential()).isEmpty();
-        assertThat(station.ec()).isEqualTo(ecBefore);
+        assertThat(station.enrolmentCredential()).isEqualTo(ecBefore);
         assertThat(ea.replica.stateDigest()).as("state unchanged by a refusal").isEqualTo(before);
         assertThat(Arrays.asList(ea.registry.get("vpki.ea.refusals").counters().toArray())).isNotEmpty();
     }

@@ -8,6 +8,7 @@ import eu.vpki.common.etsi.ts103097.DataEncryption;
 import eu.vpki.common.etsi.ts103097.DecryptionIdentity;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.station.StationMessages;
 
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -22,7 +23,7 @@ public final class SimulatedAa {
     }
 
     /** The AuthorizationValidationRequest the AA would send the EA for this station request. */
-    public OutgoingRequest forward(OutgoingRequest atRequest, EtsiCertificate ea, Instant now) {
+    public OutgoingRequest forward(StationMessages.Request atRequest, EtsiCertificate ea, Instant now) {
         DecryptionIdentity aa = new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256());
         AuthorizationMessages.ReceivedAtRequest received = AuthorizationMessages.parseRequest(
                 DecryptedRequest.decrypt(atRequest.body(), aa, ENCRYPTION));

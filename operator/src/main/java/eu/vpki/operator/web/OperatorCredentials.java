@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * {@code {pbkdf2@SpringSecurity_v5_8}} and {@code {scrypt@SpringSecurity_v5_8}} are accepted; nothing
  * unsalted or fast. Hashing the SHA-256 hex rather than the token itself takes tokens of any length
  * (bcrypt reads at most 72 bytes) and lets an old file of unsalted {@code operatorId:sha256hex} lines
- * be migrated without knowing the tokens ({@code vpki-load bootstrap migrate-credentials});
+ * be migrated without knowing the tokens ({@code vpki-admin bootstrap migrate-credentials});
  * such an old line fails the start with a message naming that command.
  * <p>
  * A token is checked against every line with the slow hash the first time it is presented (one bcrypt
@@ -93,7 +93,7 @@ public final class OperatorCredentials {
             if (split < 0 && LEGACY_HASH.matcher(line.substring(line.lastIndexOf(':') + 1)).matches()) {
                 throw new PkiException(ErrorCode.INVALID_ARGUMENT, "credentials line " + (i + 1) + ": an unsalted SHA-256 "
                         + "(operatorId:sha256hex) is no longer accepted; migrate the file with "
-                        + "'vpki-load bootstrap migrate-credentials --file <file>' (docs/operator.md)");
+                        + "'vpki-admin bootstrap migrate-credentials --file <file>' (docs/operator.md)");
             }
             String id = split < 0 ? "" : line.substring(0, split);
             String hash = split < 0 ? "" : line.substring(split + 1);

@@ -28,7 +28,7 @@ import java.security.Principal;
 /**
  * The Operator REST API (its OpenAPI description is generated from this class: {@code /openapi.yaml},
  * published as {@code docs/openapi/operator.yaml}). Every call authenticates with
- * {@code Authorization: Bearer <token>} ({@link OperatorApi}, checked before the body is read; the
+ * {@code Authorization: Bearer <token>} ({@link OperatorApiConfiguration}, checked before the body is read; the
  * operator id is the request's principal) and acts on the caller's own fleet only. Writes answer the
  * version token in {@value #VERSION_HEADER} and in the body; reads presenting it in
  * {@value #VERSION_HEADER} reflect that write.

@@ -15,7 +15,10 @@ import eu.vpki.rca.core.Revocation;
 import eu.vpki.rca.core.RootCa;
 import eu.vpki.rca.core.RootCaService;
 import eu.vpki.rca.core.RootCertificateProvisioning;
+import eu.vpki.shell.keys.AuthorityKeySource;
+import eu.vpki.shell.keys.Pkcs11KeySource;
 import eu.vpki.shell.tls.ClientTls;
+import org.springframework.beans.factory.ObjectProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -63,9 +66,14 @@ public class RcaConfiguration {
     }
 
     @Bean
-    RootCa rootCa(SoftwareKeyStore keyStore, RcaProperties p, RcaSettings settings, RcaStateStore store, Clock clock,
-                  SecureRandom random, AuditLog audit) {
-        return RootCertificateProvisioning.loadOrCreate(keyStore, p.dataDir(), settings, store.load(), clock.instant(), random, audit);
+    RootCa rootCa(ObjectProvider<SoftwareKeyStore> keyStore, AuthorityKeySource keys, RcaProperties p, RcaSettings settings,
+                  RcaStateStore store, Clock clock, SecureRandom random, AuditLog audit) {
+        if (keys instanceof Pkcs11KeySource token) {
+            // the key ceremony made the key and the certificate (docs/pki-bootstrap.md); nothing is generated here
+            return RootCertificateProvisioning.loadFromToken(token.signer(RootCertificateProvisioning.ROOT_KEY_ALIAS,
+                    "the root key label", null), p.dataDir());
+        }
+        return RootCertificateProvisioning.loadOrCreate(keyStore.getObject(), p.dataDir(), settings, store.load(), clock.instant(), random, audit);
     }
 
     @Bean

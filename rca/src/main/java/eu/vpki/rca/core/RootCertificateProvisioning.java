@@ -4,6 +4,7 @@ import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.crypto.EtsiSigner;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
 import eu.vpki.common.etsi.crypto.SoftwareSigner;
 import eu.vpki.common.etsi.ts103097.CertificateChecks;
@@ -76,6 +77,30 @@ public final class RootCertificateProvisioning {
         audit.event("root-certificate-created", "hashedId8", cert.hashedId8().toHex(), "name", settings.name(),
                 "curve", key.curve().curveName(), "validUntil", cert.validity().end().toString());
         LOG.info("Root CA {} created at first start, certificate in {}", cert, certFile);
+        return new RootCa(cert, signer);
+    }
+
+    /**
+     * The Root CA whose key is in a token (issue #36): the key ceremony generated it and wrote the
+     * self-signed certificate, which must be in {@code dataDir} as {@value #CERTIFICATE_FILE}; nothing is
+     * created at start-up.
+     *
+     * @param signer the token's signer of the key labelled {@value #ROOT_KEY_ALIAS}
+     * @throws PkiException {@link ErrorCode#KEY_STORE_FAILURE} when the certificate is missing or carries another key
+     */
+    public static RootCa loadFromToken(EtsiSigner signer, Path dataDir) {
+        Path certFile = dataDir.resolve(CERTIFICATE_FILE);
+        if (!Files.exists(certFile)) {
+            throw new PkiException(ErrorCode.KEY_STORE_FAILURE, "the root key is in a token but " + certFile
+                    + " is missing: copy the root certificate the key ceremony made there (docs/pki-bootstrap.md)");
+        }
+        EtsiCertificate cert = read(certFile);
+        if (!cert.verificationKey().equals(signer.publicKey())) {
+            throw new PkiException(ErrorCode.KEY_STORE_FAILURE, "root certificate " + cert + " in " + certFile
+                    + " does not carry the token's key '" + ROOT_KEY_ALIAS + "'");
+        }
+        CertificateChecks.checkIssuedBy(cert, null, null);
+        LOG.info("Root CA {} loaded from {}, its key in a PKCS#11 token", cert, certFile);
         return new RootCa(cert, signer);
     }
 

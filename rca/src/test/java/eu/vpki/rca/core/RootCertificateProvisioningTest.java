@@ -60,4 +60,26 @@ class RootCertificateProvisioningTest {
                 new SecureRandom(), (t, kv) -> { })).isInstanceOfSatisfying(PkiException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.KEY_STORE_FAILURE));
     }
+
+    @Test
+    void keyInAToken_usesTheCeremonysCertificate_andRefusesAMissingOrForeignOne(@TempDir Path dir) throws Exception {
+        // the signer stands for the token's (issue #36): only the certificate checks are under test here
+        var tokenKey = eu.vpki.common.etsi.crypto.EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, new SecureRandom());
+        var signer = new eu.vpki.common.etsi.crypto.SoftwareSigner(tokenKey, new SecureRandom());
+        assertThatThrownBy(() -> RootCertificateProvisioning.loadFromToken(signer, dir))
+                .isInstanceOfSatisfying(PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.KEY_STORE_FAILURE))
+                .hasMessageContaining("is missing").hasMessageContaining("key ceremony");
+
+        var root = eu.vpki.common.etsi.ts103097.CertificateIssuer.selfSign(eu.vpki.common.etsi.ts103097.CertificateProfiles.rootCa("RCA",
+                eu.vpki.common.etsi.ts103097.Validity.of(NOW, eu.vpki.common.etsi.ts103097.Validity.Unit.YEARS, 5), tokenKey.publicKey(), null,
+                eu.vpki.common.etsi.ts103097.CertificateProfiles.defaultAuthorizationTicketRanges(), null), signer);
+        Files.write(dir.resolve(RootCertificateProvisioning.CERTIFICATE_FILE), root.encoded());
+        assertThat(RootCertificateProvisioning.loadFromToken(signer, dir).certificate()).isEqualTo(root);
+
+        var other = new eu.vpki.common.etsi.crypto.SoftwareSigner(
+                eu.vpki.common.etsi.crypto.EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, new SecureRandom()), new SecureRandom());
+        assertThatThrownBy(() -> RootCertificateProvisioning.loadFromToken(other, dir))
+                .isInstanceOfSatisfying(PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.KEY_STORE_FAILURE))
+                .hasMessageContaining("does not carry the token's key");
+    }
 }

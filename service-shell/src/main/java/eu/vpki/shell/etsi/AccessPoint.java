@@ -2,6 +2,7 @@ package eu.vpki.shell.etsi;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
@@ -56,6 +57,22 @@ public record AccessPoint(String name, String path, String message, Exchange exc
     /** Work that starts on the event loop and completes later, without holding a thread (e.g. an asynchronous call). */
     public static AccessPoint asynchronous(String name, String path, String message, Exchange exchange) {
         return new AccessPoint(name, path, message, exchange, false);
+    }
+
+    /**
+     * Work that starts on the event loop and completes later, started on {@code workers} instead when
+     * {@code offload} is set: for an authority whose key operations may wait on a device (a PKCS#11
+     * token or HSM, issue #36), so that no decryption or signature runs on an event loop. A full pool
+     * refuses (503), as for {@link #blocking}.
+     */
+    public static AccessPoint asynchronous(String name, String path, String message, Exchange exchange, boolean offload, Executor workers) {
+        if (!offload) {
+            return asynchronous(name, path, message, exchange);
+        }
+        return new AccessPoint(name, path, message,
+                // the exchange itself inside the worker's task: a thenCompose after supplyAsync could run it on the
+                // calling event loop when the task finished first
+                body -> CompletableFuture.supplyAsync(() -> exchange.answer(body), workers).thenCompose(stage -> stage), false);
     }
 
     /** {@code application/x-its-request}, any case, parameters ignored. */

@@ -2,28 +2,31 @@ package eu.vpki.shell.keys;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
-import eu.vpki.common.etsi.crypto.EtsiKeyPair;
-import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.crypto.EtsiKeyAgreement;
+import eu.vpki.common.etsi.crypto.EtsiSigner;
 import eu.vpki.common.etsi.ts103097.EtsiCertificate;
 
 import java.nio.file.Path;
 
 /**
- * An authority's certificate (read from its file) and its signing and encryption key pairs (from
- * the key store by alias), checked to match the certificate. Every failure names the configuration
- * key to fix, so a bad configuration fails the start-up with a message an operator can act on.
+ * An authority's certificate (read from its file) and its signing and encryption keys (from the key
+ * source, PKCS#12 file or PKCS#11 token, by alias or label), checked to match the certificate. Every
+ * failure names the configuration key to fix, so a bad configuration fails the start-up with a message
+ * an operator can act on.
  */
-public record AuthorityKeys(EtsiCertificate certificate, EtsiKeyPair signing, EtsiKeyPair encryption) {
+public record AuthorityKeys(EtsiCertificate certificate, EtsiSigner signing, EtsiKeyAgreement encryption) {
 
     /**
      * Loads the identity configured under {@code prefix} (e.g. {@code vpki.ea}: keys
      * {@code <prefix>.certificate-file}, {@code <prefix>.signing-key-alias}, {@code <prefix>.encryption-key-alias}).
      */
     public static AuthorityKeys load(String prefix, Path certificateFile, String signingAlias, String encryptionAlias,
-                                     SoftwareKeyStore store) {
+                                     AuthorityKeySource keys) {
         EtsiCertificate certificate = EtsiCertificate.decode(ConfigFiles.read(certificateFile, prefix + ".certificate-file"));
-        EtsiKeyPair signing = keyPair(store, signingAlias, prefix + ".signing-key-alias");
-        EtsiKeyPair encryption = keyPair(store, encryptionAlias, prefix + ".encryption-key-alias");
+        EtsiSigner signing = keys.signer(signingAlias, prefix + ".signing-key-alias", certificate.verificationKey().curve());
+        EtsiCurve encryptionCurve = certificate.encryptionKey().map(k -> k.curve()).orElse(null);
+        EtsiKeyAgreement encryption = keys.keyAgreement(encryptionAlias, prefix + ".encryption-key-alias", encryptionCurve);
         if (!certificate.verificationKey().equals(signing.publicKey())) {
             throw new PkiException(ErrorCode.KEY_STORE_FAILURE, prefix + ".signing-key-alias '" + signingAlias
                     + "' is not the key of the certificate in " + prefix + ".certificate-file " + certificateFile);
@@ -33,10 +36,5 @@ public record AuthorityKeys(EtsiCertificate certificate, EtsiKeyPair signing, Et
                     + "' is not the encryption key of the certificate in " + prefix + ".certificate-file " + certificateFile);
         }
         return new AuthorityKeys(certificate, signing, encryption);
-    }
-
-    private static EtsiKeyPair keyPair(SoftwareKeyStore store, String alias, String key) {
-        return store.keyPair(alias).orElseThrow(() -> new PkiException(ErrorCode.KEY_STORE_FAILURE,
-                "the key store (vpki.keystore.path) has no key '" + alias + "' (" + key + ")"));
     }
 }

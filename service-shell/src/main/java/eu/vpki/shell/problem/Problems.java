@@ -42,13 +42,17 @@ public final class Problems {
     private Problems() {
     }
 
-    /** The problem for {@code code} with the status {@link ProblemStatus#of} gives it. */
+    /**
+     * The problem for {@code code} with the status {@link ProblemStatus#of} gives it. A code is answered as
+     * {@link ErrorCode#reported()} (a failure of the replication library as {@code REPLICATION_UNAVAILABLE}).
+     */
     public static ProblemDetail of(ErrorCode code, String detail) {
-        return of(ProblemStatus.of(code), code, detail);
+        return of(ProblemStatus.of(code.reported()), code, detail);
     }
 
     /** The problem for {@code code} with another status (Spring's own errors keep theirs, e.g. 405 or 415). */
-    public static ProblemDetail of(HttpStatusCode status, ErrorCode code, String detail) {
+    public static ProblemDetail of(HttpStatusCode status, ErrorCode raised, String detail) {
+        ErrorCode code = raised.reported();
         ProblemDetail p = ProblemDetail.forStatusAndDetail(status, status.is5xxServerError() ? code.summary() : detail);
         p.setType(type(code));
         p.setTitle(code.summary());

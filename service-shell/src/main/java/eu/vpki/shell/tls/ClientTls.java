@@ -1,5 +1,6 @@
 package eu.vpki.shell.tls;
 
+import eu.vpki.common.http.HttpClients;
 import org.springframework.boot.ssl.SslBundles;
 
 import javax.net.ssl.SSLContext;
@@ -48,7 +49,7 @@ public final class ClientTls {
 
     /** A JDK client builder with this trust, HTTP/1.1 (one request per connection at a time, kept alive) and {@code connectTimeout}. */
     public HttpClient.Builder httpClient(Duration connectTimeout) {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout).sslContext(context);
+        return HttpClients.http11(connectTimeout).trusting(context).builder();
     }
 
     /** What is trusted, for logs: {@code SSL bundle 'peers'} or {@code the JDK's public CAs}. */

@@ -30,8 +30,8 @@ class AuthorityKeysTest {
         store.put("ea-encryption", PKI.eaEncKey, TestPki.RANDOM);
     }
 
-    private SoftwareKeyStore store() {
-        return store;
+    private AuthorityKeySource store() {
+        return new SoftwareKeySource(store, TestPki.RANDOM);
     }
 
     private Path certificate() throws IOException {
@@ -49,7 +49,7 @@ class AuthorityKeysTest {
     @Test
     void everyMistake_namesTheKeyToFix() throws IOException {
         Path certificate = certificate();
-        SoftwareKeyStore store = store();
+        AuthorityKeySource store = store();
         assertThatThrownBy(() -> AuthorityKeys.load("vpki.ea", null, "ea-signing", "ea-encryption", store))
                 .hasMessageContaining("vpki.ea.certificate-file is required");
         assertThatThrownBy(() -> AuthorityKeys.load("vpki.ea", dir.resolve("missing.cert"), "ea-signing", "ea-encryption", store))
@@ -64,7 +64,7 @@ class AuthorityKeysTest {
 
     @Test
     void keyStorePath_defaultsPerService() {
-        assertThat(new KeyStoreProperties(null, null).pathFor("ea")).isEqualTo(Path.of(".", "data", "ea.p12"));
-        assertThat(new KeyStoreProperties(Path.of("/k.p12"), null).pathFor("ea")).isEqualTo(Path.of("/k.p12"));
+        assertThat(new KeyStoreProperties(null, null, null, null).pathFor("ea")).isEqualTo(Path.of(".", "data", "ea.p12"));
+        assertThat(new KeyStoreProperties(null, Path.of("/k.p12"), null, null).pathFor("ea")).isEqualTo(Path.of("/k.p12"));
     }
 }

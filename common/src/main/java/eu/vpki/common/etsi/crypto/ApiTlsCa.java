@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
  * names for every address or DNS name clients use), written as PEM files that Spring Boot's SSL
  * bundles read ({@code spring.ssl.bundle.pem.*}). Clients trust this CA only ({@link #clientContext}).
  *
- * <p>The local cluster generates one per run; a deployment generates one with {@code vpki-load bootstrap
+ * <p>The local cluster generates one per run; a deployment generates one with {@code vpki-admin bootstrap
  * tls}, keeps its key offline and hands each host its certificate and key (on AWS from Secrets Manager).
  */
 public final class ApiTlsCa {

@@ -72,12 +72,22 @@ public final class Ecies {
      *                      {@link ErrorCode#DECRYPTION_FAILED} when the tag does not verify
      */
     public static byte[] decrypt(EtsiKeyPair recipient, EciesEncryptedKey encrypted, byte[] p1) {
+        return decrypt(new SoftwareKeyAgreement(recipient), encrypted, p1);
+    }
+
+    /**
+     * As {@link #decrypt(EtsiKeyPair, EciesEncryptedKey, byte[])}, Z computed by {@code recipient}
+     * (in memory or in a token); KDF2, the tag and the XOR run here.
+     *
+     * @throws PkiException as above; {@link ErrorCode#KEY_STORE_FAILURE} when the recipient's token fails
+     */
+    public static byte[] decrypt(EtsiKeyAgreement recipient, EciesEncryptedKey encrypted, byte[] p1) {
         if (encrypted.v().curve() != recipient.curve()) {
             throw new PkiException(ErrorCode.WRONG_CURVE, "ephemeral key on " + encrypted.v().curve()
                     + " but our encryption key is on " + recipient.curve());
         }
         requireEncryptionCurve(recipient.curve());
-        byte[] k1k2 = derive(recipient, encrypted.v(), p1);
+        byte[] k1k2 = kdf2AndWipe(recipient.sharedX(encrypted.v()), p1);
         try {
             byte[] c = encrypted.c();
             byte[] expectedTag = mac1(Arrays.copyOfRange(k1k2, KEY_BYTES, k1k2.length), c);
@@ -92,11 +102,6 @@ public final class Ecies {
         } finally {
             Arrays.fill(k1k2, (byte) 0);
         }
-    }
-
-    /** K1 || K2 = KDF2(Z, P1) for the decryption: Z from our private key and the sender's ephemeral key. */
-    private static byte[] derive(EtsiKeyPair ours, EtsiPublicKey theirs, byte[] p1) {
-        return kdf2AndWipe(sharedSecret(ours, theirs), p1);
     }
 
     /** K1 || K2 = KDF2(Z, P1) for an encryption: Z from the ephemeral private key and the recipient's key. */

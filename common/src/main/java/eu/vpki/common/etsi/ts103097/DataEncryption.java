@@ -93,7 +93,7 @@ public final class DataEncryption {
         try {
             EncryptedData data = parse(encryptedData);
             PKRecipientInfo ours = findCertRecipient(data.getRecipients(), us.certificateId());
-            byte[] aesKey = Ecies.decrypt(us.encryptionKeyPair(), eciesKey(ours.getEncKey()), us.certificateHash());
+            byte[] aesKey = Ecies.decrypt(us.encryptionKey(), eciesKey(ours.getEncKey()), us.certificateHash());
             return new DecryptedMessage(decryptCiphertext(data.getCiphertext(), aesKey), aesKey);
         } catch (PkiException e) {
             throw e;

@@ -2,10 +2,13 @@ package eu.vpki.common.etsi.ts103097;
 
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.EtsiKeyAgreement;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
+import eu.vpki.common.etsi.crypto.SoftwareKeyAgreement;
 
 /**
- * Our side of a certificate we can decrypt for: the private encryption key, the certificate's
+ * Our side of a certificate we can decrypt for: the private encryption key (in memory or in a
+ * token, behind {@link EtsiKeyAgreement}), the certificate's
  * HashedId8 (matched against {@code PKRecipientInfo.recipientId}) and its whole-certificate hash
  * (the ECIES parameter P1), as in {@link EncryptionRecipient}.
  *
@@ -13,15 +16,20 @@ import eu.vpki.common.etsi.crypto.EtsiKeyPair;
  *                      (brainpoolP384r1), {@link ErrorCode#INVALID_ARGUMENT} for a missing value or
  *                      a hash of the wrong length
  */
-public record DecryptionIdentity(EtsiKeyPair encryptionKeyPair, HashedId8 certificateId, byte[] certificateHash) {
+public record DecryptionIdentity(EtsiKeyAgreement encryptionKey, HashedId8 certificateId, byte[] certificateHash) {
     public DecryptionIdentity {
-        if (encryptionKeyPair == null || certificateId == null) {
+        if (encryptionKey == null || certificateId == null) {
             throw new PkiException(ErrorCode.INVALID_ARGUMENT, "identity needs an encryption key pair and a certificate id");
         }
-        if (!encryptionKeyPair.curve().encryptionCapable()) {
-            throw new PkiException(ErrorCode.WRONG_CURVE, "no ECIES encryption key on " + encryptionKeyPair.curve());
+        if (!encryptionKey.curve().encryptionCapable()) {
+            throw new PkiException(ErrorCode.WRONG_CURVE, "no ECIES encryption key on " + encryptionKey.curve());
         }
         certificateHash = RecipientChecks.certificateHash(certificateHash);
+    }
+
+    /** An identity whose encryption key pair is held in memory. */
+    public DecryptionIdentity(EtsiKeyPair encryptionKeyPair, HashedId8 certificateId, byte[] certificateHash) {
+        this(encryptionKeyPair == null ? null : new SoftwareKeyAgreement(encryptionKeyPair), certificateId, certificateHash);
     }
 
     @Override

@@ -25,6 +25,13 @@ import java.util.List;
 public final class TestPki {
     public static final Instant NOW = Instant.parse("2026-11-20T12:00:00Z");
     public static final SecureRandom RANDOM = new SecureRandom();
+    /** The AT permissions of the ETSI profile the tests and benchmarks ask for: CAM and DENM. */
+    public static final List<PsidSsp> CAM_DENM = List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
+            PsidSsp.bitmap(Psids.DENM, (byte) 0x01, (byte) 0xff, (byte) 0xff, (byte) 0xff));
+    /** The validity of the ECs {@link #issueEc} issues. */
+    public static final Validity EC_VALIDITY = Validity.of(NOW.minusSeconds(60), Validity.Unit.YEARS, 1);
+    /** The validity of the ATs {@link #issueAt} issues. */
+    public static final Validity AT_VALIDITY = Validity.of(NOW.minusSeconds(60), Validity.Unit.HOURS, 168);
 
     public final EtsiCurve curve;
     public final EtsiKeyPair rootKey;
@@ -163,13 +170,30 @@ public final class TestPki {
     }
 
     public EtsiCertificate issueEc(EtsiKeyPair stationKey) {
-        return CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(Validity.of(NOW.minusSeconds(60), Validity.Unit.YEARS, 1),
-                stationKey.publicKey(), null, null), ea, eaSigner());
+        return CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(EC_VALIDITY, stationKey.publicKey(), null, null), ea, eaSigner());
     }
 
     public EtsiCertificate issueAt(EtsiKeyPair atKey) {
-        return CertificateIssuer.issue(CertificateProfiles.authorizationTicket(Validity.of(NOW.minusSeconds(60), Validity.Unit.HOURS, 168),
-                atKey.publicKey(), null, List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
-                        PsidSsp.bitmap(Psids.DENM, (byte) 0x01, (byte) 0xff, (byte) 0xff, (byte) 0xff)), null), aa, aaSigner());
+        return CertificateIssuer.issue(CertificateProfiles.authorizationTicket(AT_VALIDITY, atKey.publicKey(), null, CAM_DENM, null), aa,
+                aaSigner());
+    }
+
+    /** What the EA decrypts requests with: its encryption key and certificate. */
+    public DecryptionIdentity eaIdentity() {
+        return new DecryptionIdentity(eaEncKey, ea.hashedId8(), ea.sha256());
+    }
+
+    /** What the AA decrypts requests with: its encryption key and certificate. */
+    public DecryptionIdentity aaIdentity() {
+        return new DecryptionIdentity(aaEncKey, aa.hashedId8(), aa.sha256());
+    }
+
+    /** Bytes that look like a request payload: fixed content, the size is what matters. */
+    public static byte[] payload(int size) {
+        byte[] b = new byte[size];
+        for (int i = 0; i < size; i++) {
+            b[i] = (byte) (i * 31 + 7);
+        }
+        return b;
     }
 }

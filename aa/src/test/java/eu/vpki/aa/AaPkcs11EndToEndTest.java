@@ -1,0 +1,115 @@
+package eu.vpki.aa;
+
+import eu.vpki.aa.testing.LocalPki;
+import eu.vpki.common.error.EtsiCodes;
+import eu.vpki.common.etsi.crypto.pkcs11.Pkcs11Settings;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
+import eu.vpki.common.etsi.ts102941.AuthorizationMessages.Protection;
+import eu.vpki.common.etsi.ts103097.TestPki;
+import eu.vpki.station.OperatorClient;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.StationMessages;
+import eu.vpki.common.distribution.TrustListClient;
+import eu.vpki.common.etsi.ts103097.EtsiCertificate;
+import eu.vpki.common.testing.SoftHsm;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole local PKI (RCA, DC, an EA cluster) with the AA's keys in a real SoftHSM2 token (issue #36): a
+ * station enrols and gets an AT that chains to the root, the AA decrypting, signing the validation request,
+ * decrypting the EA's answer and signing the AT and the response in the token; then the token is removed
+ * while the AA serves: no AT, health DOWN.
+ */
+@Tag("softhsm")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AaPkcs11EndToEndTest {
+    private static final String TOKEN = "aa-e2e-test";
+    static LocalPki pki;
+    static LocalPki.Ea ea;
+    static final int AA_PORT = LocalPki.freePort();
+    static ConfigurableApplicationContext aa;
+
+    @BeforeAll
+    static void deploy() {
+        Pkcs11Settings token = SoftHsm.createToken(TOKEN);
+        pki = new LocalPki();
+        pki.startRcaAndDc();
+        ea = pki.certifyEa("ea-hsm", 1);
+        pki.certifyAaInToken(aaUri(), token);
+        pki.publishCtlToEas(1, 1);
+        pki.startCluster(ea, "SYNC");
+        aa = pki.startAa(AA_PORT, "aa-hsm", pki.pkcs11Arguments(token, SoftHsm.PIN));
+    }
+
+    @AfterAll
+    static void tearDown() {
+        if (pki != null) {
+            pki.close();
+        }
+    }
+
+    static URI aaUri() {
+        return URI.create("http://127.0.0.1:" + AA_PORT + "/aa/authorization");
+    }
+
+    @Test
+    @Order(1)
+    void enrolmentAndAuthorization_withTheAasKeysInTheToken_issueAnAtChainingToTheRoot() {
+        SimulatedStation station = register("HSM-E2E-1");
+        assertThat(ea.enrol(station, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
+        StationMessages.Request request = LocalPki.MESSAGES.authorization(station, ea.certificate, pki.aa, SimulatedStation.CAM_DENM,
+                Protection.FULL, Instant.now());
+        var result = LocalPki.authorize(aaUri(), request, pki.aa);
+
+        assertThat(result.responseCode()).isEqualTo(EtsiCodes.Authorization.OK);
+        EtsiCertificate at = result.authorizationTicket().orElseThrow();
+        TrustListClient vehicle = pki.vehicleView();
+        assertThat(vehicle.current().validate(at, Instant.now())).containsExactly(at, pki.aa, pki.root);
+        assertThat(health()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(2)
+    void tokenRemovedWhileServing_noAt_andHealthDown() {
+        SimulatedStation station = register("HSM-E2E-2");
+        assertThat(ea.enrol(station, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
+        double issuedBefore = EtsiEndpointsOverTlsTest.issued(aa);
+
+        SoftHsm.deleteToken(TOKEN);
+
+        StationMessages.Request request = LocalPki.MESSAGES.authorization(station, ea.certificate, pki.aa, SimulatedStation.CAM_DENM,
+                Protection.FULL, Instant.now());
+        HttpResponse<byte[]> answer = LocalPki.send(HttpRequest.newBuilder(aaUri()).header("Content-Type", "application/x-its-request")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(request.body())).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(answer.statusCode()).as("the AA cannot decrypt without its key: a problem, no ETSI answer").isNotEqualTo(200);
+        assertThat(EtsiEndpointsOverTlsTest.issued(aa)).isEqualTo(issuedBefore);
+        assertThat(health()).isEqualTo(503);
+    }
+
+    private static SimulatedStation register(String id) {
+        SimulatedStation station = SimulatedStation.generate(id, EtsiCurve.NIST_P256, TestPki.RANDOM);
+        OperatorClient.Answer registered = ea.register(station);
+        assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
+        return station;
+    }
+
+    private static int health() {
+        String port = aa.getEnvironment().getProperty("local.management.port");
+        return LocalPki.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray()).statusCode();
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The operator's admin tool ({@link eu.vpki.admin.AdminTool}): the first start of a PKI
+ * ({@link eu.vpki.admin.BootstrapCommand}: shared secrets, the API TLS CA, the replication
+ * channel's credentials ({@link eu.vpki.admin.ReplicationTls}), the Operator credentials file
+ * ({@link eu.vpki.admin.OperatorCredentialsFile}) and the certification of an EA and an AA by the
+ * RCA through its admin API ({@link eu.vpki.admin.RcaAdminClient})). The local launcher of the
+ * testbed module runs the same steps through these classes.
+ */
+package eu.vpki.admin;

@@ -1,0 +1,47 @@
+package eu.vpki.station.cli;
+
+import eu.vpki.station.load.LoadRunner;
+import eu.vpki.station.load.Workload;
+import eu.vpki.station.load.PhaseResult;
+import eu.vpki.station.SimulatedStation;
+import eu.vpki.station.report.RunReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Fetches pseudonyms for the enrolled stations of a fleet file. */
+@Command(name = "fetch", mixinStandardHelpOptions = true, description = "Fetch pseudonym certificates (ATs) for the enrolled stations of a fleet file.")
+public final class FetchCommand implements Callable<Integer> {
+    @Mixin
+    TargetOptions target = new TargetOptions();
+    @Mixin
+    LoadOptions load = new LoadOptions();
+    @Option(names = "--fleet", defaultValue = "run/fleet.json", description = "fleet file (default ${DEFAULT-VALUE})")
+    Path fleetFile;
+    @Option(names = "--per-station", defaultValue = "10", description = "ATs per station (default ${DEFAULT-VALUE})")
+    int perStation;
+    @Option(names = "--report-dir", defaultValue = "run/reports", description = "where reports go (default ${DEFAULT-VALUE})")
+    Path reportDir;
+
+    @Override
+    public Integer call() throws Exception {
+        target.resolve();
+        List<SimulatedStation> enrolled = CommandSupport.enrolledStations(fleetFile);
+        if (enrolled.isEmpty()) {
+            return 2;
+        }
+        AtomicReference<LoadRunner.Progress> progress = new AtomicReference<>();
+        Workload w = CommandSupport.workload(target, load, CommandSupport.http(target.tlsCa), progress);
+        long n = (long) enrolled.size() * perStation;
+        Instant started = Instant.now();
+        PhaseResult r = CommandSupport.withProgress(progress, () -> w.fetch("authorization", enrolled, n, load.model(n)));
+        return CommandSupport.report(new RunReport(n + " pseudonyms for " + enrolled.size() + " stations", started,
+                CommandSupport.settings(load, enrolled.get(0).curve().curveName(), "DC " + target.dc), List.of(r)), reportDir, "fetch");
+    }
+}

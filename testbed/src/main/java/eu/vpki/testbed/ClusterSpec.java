@@ -1,0 +1,170 @@
+package eu.vpki.testbed;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The shape of a local cluster: replica counts, consistency mode, where it runs and which ports it
+ * uses. Ports: RCA base+1, DC base+2, Operators base+4.., EA replicas base+10.., AAs base+30..;
+ * each service's management (actuator) port: its port + {@value #MANAGEMENT_OFFSET}; JGroups of the
+ * EA/Operator group: jgroupsBase+i (by default {@link #defaultJgroupsBasePort}: base-280, so that
+ * the base port alone moves every port); each replica's redis-server (on a network namespace host)
+ * base+50+i.
+ *
+ * @param appendFsync      {@code appendfsync} of every replica's redis-server: always, everysec or no
+ * @param failureDetection the replicas' {@code vpki.replication.failure-detection-timeout}; null for
+ *                         the services' default
+ * @param etsiTls          whether the ETSI endpoints (DC, EA, AA) speak https only, with certificates of the
+ *                         run's TLS CA (default: plain HTTP, as their messages are signed and encrypted end to end)
+ */
+public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
+                          String propagation, int basePort, int jgroupsBasePort, String authorityCurve, String appendFsync,
+                          Duration failureDetection, boolean etsiTls) {
+    public ClusterSpec {
+        if (eaReplicas < 1 || operatorReplicas < 1 || aas < 1) {
+            throw new IllegalArgumentException("a cluster needs at least one EA replica, one Operator and one AA");
+        }
+        if (eaReplicas > 20 || operatorReplicas > 6 || aas > 20) {
+            throw new IllegalArgumentException("at most 20 EA replicas, 6 Operators and 20 AAs (port layout)");
+        }
+        if (!order.equals("TOTAL") && !order.equals("FIFO")) {
+            throw new IllegalArgumentException("order must be TOTAL or FIFO, not " + order);
+        }
+        if (!propagation.equals("SYNC") && !propagation.equals("ASYNC")) {
+            throw new IllegalArgumentException("propagation must be SYNC or ASYNC, not " + propagation);
+        }
+        if (!eu.vpki.common.redis.RedisServer.APPEND_FSYNC_POLICIES.contains(appendFsync)) {
+            throw new IllegalArgumentException("appendfsync must be one of " + eu.vpki.common.redis.RedisServer.APPEND_FSYNC_POLICIES
+                    + ", not " + appendFsync);
+        }
+    }
+
+    /** The ETSI endpoints on plain HTTP. */
+    public ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
+                       String propagation, int basePort, int jgroupsBasePort, String authorityCurve, String appendFsync,
+                       Duration failureDetection) {
+        this(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort, jgroupsBasePort, authorityCurve,
+                appendFsync, failureDetection, false);
+    }
+
+    /** Redis fsyncs its append-only file every second; the services' failure detection. */
+    public ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
+                       String propagation, int basePort, int jgroupsBasePort, String authorityCurve) {
+        this(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort, jgroupsBasePort, authorityCurve,
+                "everysec", null);
+    }
+
+    /** The same cluster in another consistency mode and work directory. */
+    public ClusterSpec withMode(String newOrder, String newPropagation, Path newWorkDir) {
+        return new ClusterSpec(projectDir, newWorkDir, eaReplicas, operatorReplicas, aas, newOrder, newPropagation, basePort,
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls);
+    }
+
+    /** The same cluster with its ETSI endpoints on https only ({@code true}) or plain HTTP. */
+    public ClusterSpec withEtsiTls(boolean tls) {
+        return new ClusterSpec(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort,
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, tls);
+    }
+
+    /** A service's management (actuator: health, metrics) port is its public port + this. */
+    public static final int MANAGEMENT_OFFSET = 100;
+    /** The JGroups ports start this far below the HTTP base port unless given (18080 gives 17800). */
+    private static final int JGROUPS_BELOW_BASE = 280;
+
+    /** The JGroups base port when none is given: {@code basePort} - 280 (18080 gives 17800, 28080 gives 27800). */
+    public static int defaultJgroupsBasePort(int basePort) {
+        return basePort - JGROUPS_BELOW_BASE;
+    }
+
+    /**
+     * Every TCP port the services listen on when they all share one address (loopback): public and
+     * management HTTP ports, then JGroups ports (there, each redis-server takes a free port).
+     */
+    public List<Integer> loopbackPorts() {
+        List<Integer> http = new ArrayList<>(List.of(rcaPort(), dcPort()));
+        for (int i = 0; i < operatorReplicas; i++) {
+            http.add(operatorPort(i));
+        }
+        for (int i = 0; i < eaReplicas; i++) {
+            http.add(eaPort(i));
+        }
+        for (int i = 0; i < aas; i++) {
+            http.add(aaPort(i));
+        }
+        List<Integer> all = new ArrayList<>(http);
+        http.forEach(p -> all.add(managementPort(p)));
+        for (int m = 0; m < groupSize(); m++) {
+            all.add(jgroupsPort(m));
+        }
+        return all;
+    }
+
+    /**
+     * Fails if, on one shared address, a port would be used twice (for example {@code --jgroups-base-port}
+     * on the management ports) or lies outside 1..65535.
+     */
+    public void requireDistinctLoopbackPorts() {
+        List<Integer> used = loopbackPorts();
+        Set<Integer> seen = new HashSet<>();
+        List<Integer> twice = used.stream().filter(p -> !seen.add(p)).distinct().sorted().toList();
+        List<Integer> outOfRange = used.stream().filter(p -> p < 1 || p > 65_535).sorted().toList();
+        if (!twice.isEmpty() || !outOfRange.isEmpty()) {
+            throw new IllegalArgumentException("ports " + (twice.isEmpty() ? outOfRange + " out of range" : twice + " would be used twice")
+                    + ": HTTP ports are --base-port + 1, 2, 4.. (Operators), 10.. (EA replicas), 30.. (AAs), each with a management port "
+                    + MANAGEMENT_OFFSET + " above it; JGroups ports --jgroups-base-port + 0.." + (groupSize() - 1)
+                    + " (--base-port " + basePort + ", --jgroups-base-port " + jgroupsBasePort + ")");
+        }
+    }
+
+    int rcaPort() {
+        return basePort + 1;
+    }
+
+    int dcPort() {
+        return basePort + 2;
+    }
+
+    int operatorPort(int i) {
+        return basePort + 4 + i;
+    }
+
+    int eaPort(int i) {
+        return basePort + 10 + i;
+    }
+
+    int aaPort(int i) {
+        return basePort + 30 + i;
+    }
+
+    /** The management (actuator) port of the service listening on {@code publicPort}. */
+    int managementPort(int publicPort) {
+        return publicPort + MANAGEMENT_OFFSET;
+    }
+
+    /** Port of the redis-server of member i when it runs on a host of its own (on loopback: a free port). */
+    int redisPort(int member) {
+        return basePort + 50 + member;
+    }
+
+    /** JGroups port of member i of the replication group (EA replicas first, then Operators). */
+    int jgroupsPort(int member) {
+        return jgroupsBasePort + member;
+    }
+
+    public int groupSize() {
+        return eaReplicas + operatorReplicas;
+    }
+
+    public String mode() {
+        return order + " + " + propagation;
+    }
+
+    public String describe() {
+        return eaReplicas + " EA replicas + " + operatorReplicas + " Operator, " + aas + " AAs, " + order + " + " + propagation
+                + (etsiTls ? ", ETSI endpoints over TLS" : "");
+    }
+}
