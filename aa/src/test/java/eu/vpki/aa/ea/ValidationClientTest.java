@@ -244,7 +244,7 @@ class ValidationClientTest {
                     if (answered++ > 0 && !keep) {
                         return; // the second request on this connection: closed without an answer
                     }
-                    out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/x-its-response\r\nContent-Length: 2\r\n\r\n")
+                    out.write("HTTP/1.1 200 OK\r\nContent-Type: application/x-its-response\r\nContent-Length: 2\r\n\r\n"
                             .getBytes(StandardCharsets.US_ASCII));
                     out.write(new byte[]{1, 42});
                     out.flush();

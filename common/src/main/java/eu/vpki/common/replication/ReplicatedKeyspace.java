@@ -65,7 +65,8 @@ public record ReplicatedKeyspace(List<String> prefixes, String appliedTableKey) 
     /** The SCAN MATCH pattern for {@code prefix}, with glob characters escaped. */
     static String scanPattern(String prefix) {
         StringBuilder pattern = new StringBuilder(prefix.length() + 2);
-        for (char c : prefix.toCharArray()) {
+        for (int i = 0; i < prefix.length(); i++) {
+            char c = prefix.charAt(i);
             if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
                 pattern.append('\\');
             }

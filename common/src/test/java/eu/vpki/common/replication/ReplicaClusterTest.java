@@ -57,10 +57,6 @@ class ReplicaClusterTest {
                 .map(propagation -> Arguments.of(order, propagation)));
     }
 
-    private Replica replica(int index) {
-        return cluster.member(index).replica();
-    }
-
     private JedisPool pool(int index) {
         return cluster.member(index).pool;
     }

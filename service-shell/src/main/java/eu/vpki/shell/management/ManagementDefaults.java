@@ -1,5 +1,6 @@
 package eu.vpki.shell.management;
 
+import eu.vpki.common.BuildVersion;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.Ordered;
@@ -17,9 +18,12 @@ import java.util.Map;
  *       {@code server.port} is 0, as in tests); {@code -1} turns the management server off;</li>
  *   <li>{@code management.server.address}: {@code 127.0.0.1} (deployments that let a load balancer
  *       check health set it, e.g. to {@code 0.0.0.0} behind a security group);</li>
- *   <li>{@code management.endpoints.web.exposure.include}: {@code health,info,prometheus,metrics};</li>
+ *   <li>{@code management.endpoints.web.exposure.include}: {@code health,info,prometheus,metrics,sbom};</li>
  *   <li>{@code management.endpoint.health.show-details}: {@code always} (the port is private; the
  *       details say why a replica is out of service);</li>
+ *   <li>{@code spring.info.git.location}: common's {@code META-INF/vpki-version.properties} (the {@code git} section of
+ *       {@code /actuator/info}: the commit and branch the build came from, the same as {@link BuildVersion} gives the CLI;
+ *       the {@code build} section comes from each service's own {@code META-INF/build-info.properties});</li>
  *   <li>{@code management.server.ssl.enabled}: {@code false}: the management server would otherwise take
  *       the public port's TLS ({@code server.ssl.*}, the RCA and the Operator); it stays plain HTTP on its
  *       private address, where load balancers and the local launcher check health ({@code
@@ -32,6 +36,8 @@ public final class ManagementDefaults implements EnvironmentPostProcessor, Order
     /** Management port = public port + this, unless configured. */
     public static final int PORT_OFFSET = 1000;
     static final String SOURCE = "vpki-management-defaults";
+    /** The build's git commit and branch for {@code /actuator/info}: the file BuildVersion reads, in common's jar. */
+    static final String GIT_INFO_LOCATION = "classpath:" + BuildVersion.RESOURCE;
     private static final int SPRING_DEFAULT_PORT = 8080;
 
     @Override
@@ -48,8 +54,9 @@ public final class ManagementDefaults implements EnvironmentPostProcessor, Order
             }
         }
         putIfAbsent(environment, defaults, "management.server.address", "127.0.0.1");
-        putIfAbsent(environment, defaults, "management.endpoints.web.exposure.include", "health,info,prometheus,metrics");
+        putIfAbsent(environment, defaults, "management.endpoints.web.exposure.include", "health,info,prometheus,metrics,sbom");
         putIfAbsent(environment, defaults, "management.endpoint.health.show-details", "always");
+        putIfAbsent(environment, defaults, "spring.info.git.location", GIT_INFO_LOCATION);
         if (environment.getProperty("management.server.ssl.bundle") == null && environment.getProperty("management.server.ssl.key-store") == null
                 && environment.getProperty("management.server.ssl.certificate") == null) {
             putIfAbsent(environment, defaults, "management.server.ssl.enabled", "false");

@@ -75,7 +75,8 @@ public final class CaffeineReplayCache implements ReplayCache {
             }
         }
         boolean[] created = new boolean[1];
-        cache.get(key, k -> {
+        // the value is a marker only: the answer is whether this call's loader ran (an atomic insert-if-absent)
+        Boolean unused = cache.get(key, k -> {
             created[0] = true;
             return Boolean.TRUE;
         });
