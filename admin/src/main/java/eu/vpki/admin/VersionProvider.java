@@ -1,12 +1,12 @@
 package eu.vpki.admin;
 
+import eu.vpki.common.BuildVersion;
 import picocli.CommandLine;
 
-/** {@code --version} of the project's command-line tools: the version the jar was built as. */
+/** {@code --version} of the project's command-line tools: the version and git commit they were built from ({@link BuildVersion}). */
 public final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-        String version = VersionProvider.class.getPackage().getImplementationVersion();
-        return new String[] {"vpki " + (version == null ? "(version unknown: not run from a built jar)" : version)};
+        return new String[] {BuildVersion.current().describe()};
     }
 }
