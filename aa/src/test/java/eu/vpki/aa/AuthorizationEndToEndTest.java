@@ -73,7 +73,8 @@ class AuthorizationEndToEndTest {
         asyncEa = pki.certifyEa("ea-async", 1);
         pki.certifyAa(aaUri(AA1_PORT));
         RcaCtl ctl = pki.publishCtlToEas(2, 1);
-        assertThat(ctl.authorizationAuthorities()).singleElement().satisfies(a -> assertThat(a.accessPoint()).isEqualTo(aaUri(AA1_PORT).toString()));
+        assertThat(ctl.authorizationAuthorities()).singleElement()
+                .satisfies(a -> assertThat(a.accessPoint()).isEqualTo(aaUri(AA1_PORT).toString()));
         pki.startCluster(syncEa, "SYNC");
         pki.startCluster(asyncEa, "ASYNC");
         String replica2 = "--vpki.aa.ea.replicas." + syncEa.certificate.hashedId8().toHex() + "=" + syncEa.validation(1);

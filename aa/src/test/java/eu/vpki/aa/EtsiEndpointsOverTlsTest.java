@@ -107,7 +107,8 @@ class EtsiEndpointsOverTlsTest {
         double issuedBefore = issued(aa);
         for (URI uri : new URI[]{aaUri("http"), URI.create("http://127.0.0.1:" + ea.replicaPorts.get(0) + "/ea/enrolment")}) {
             HttpResponse<byte[]> r = plain.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-its-request")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[]{0x03, (byte) 0x82})).build(), HttpResponse.BodyHandlers.ofByteArray());
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[]{0x03, (byte) 0x82})).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
             assertThat(r.statusCode()).as("Tomcat answers plain HTTP on a TLS port itself: " + uri).isEqualTo(400);
             assertThat(r.headers().firstValue("Content-Type").orElse("")).doesNotContain("x-its-response");
         }
@@ -121,8 +122,9 @@ class EtsiEndpointsOverTlsTest {
     void aClientNotTrustingTheDeploymentsCa_failsTheHandshake() {
         HttpClient jdkDefaults = HttpClient.newHttpClient();
 
-        assertThatThrownBy(() -> jdkDefaults.send(HttpRequest.newBuilder(ea.enrolment(0)).header("Content-Type", "application/x-its-request")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[1])).build(), HttpResponse.BodyHandlers.ofByteArray()))
+        assertThatThrownBy(
+                () -> jdkDefaults.send(HttpRequest.newBuilder(ea.enrolment(0)).header("Content-Type", "application/x-its-request")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[1])).build(), HttpResponse.BodyHandlers.ofByteArray()))
                 .isInstanceOf(SSLHandshakeException.class);
     }
 

@@ -9,9 +9,8 @@ import picocli.CommandLine.Command;
  * carries no test tooling: the simulated stations, the launcher, the fault harness and the
  * experiments live in modules of their own, behind {@code ./vpki}.
  */
-@Command(name = "vpki-admin", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "The operator's tool: first start of a PKI (secrets, TLS, replication credentials, EA and AA certificates) and the key ceremony of authorities whose keys are in a PKCS#11 token.",
-        subcommands = {BootstrapCommand.class, CeremonyCommand.class})
+@Command(name = "vpki-admin", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, description = "The operator's tool: first start of a PKI (secrets, TLS, replication credentials, EA and AA certificates) and the key ceremony of authorities whose keys are in a PKCS#11 token.", subcommands = {
+        BootstrapCommand.class, CeremonyCommand.class})
 public final class AdminTool implements Runnable {
 
     @Override

@@ -24,9 +24,9 @@ import java.util.concurrent.Callable;
  * changes nothing. The local launcher of the testbed module runs the same steps through
  * {@link RcaAdminClient}, {@link ReplicationTls} and {@link OperatorCredentialsFile}.
  */
-@Command(name = "bootstrap", mixinStandardHelpOptions = true, description = "First start of a PKI: secrets, EA and AA certificates.",
-        subcommands = {BootstrapCommand.Secrets.class, BootstrapCommand.Tls.class, BootstrapCommand.Replication.class, BootstrapCommand.Certify.class,
-                BootstrapCommand.MigrateCredentials.class})
+@Command(name = "bootstrap", mixinStandardHelpOptions = true, description = "First start of a PKI: secrets, EA and AA certificates.", subcommands = {
+        BootstrapCommand.Secrets.class, BootstrapCommand.Tls.class, BootstrapCommand.Replication.class, BootstrapCommand.Certify.class,
+        BootstrapCommand.MigrateCredentials.class})
 public final class BootstrapCommand implements Runnable {
     @Override
     public void run() {
@@ -177,7 +177,8 @@ public final class BootstrapCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             String adminToken = Files.readString(secrets.resolve("admin-token")).strip();
-            RcaAdminClient admin = new RcaAdminClient(HttpClients.http11(Duration.ofSeconds(2)).trustingPemCa(tlsCa).build(), rca, adminToken);
+            RcaAdminClient admin = new RcaAdminClient(HttpClients.http11(Duration.ofSeconds(2)).trustingPemCa(tlsCa).build(), rca,
+                    adminToken);
             Files.createDirectories(out);
             Files.write(out.resolve("rca.cert"), admin.rcaCertificate(wait));
             char[] password = Files.readString(secrets.resolve("keystore-password")).strip().toCharArray();
@@ -186,13 +187,15 @@ public final class BootstrapCommand implements Runnable {
             EtsiCertificate ea = certifyOnce(admin, random, c, password, "EA", "ea",
                     Map.of("itsAccessPoint", eaAccessPoint, "aaAccessPoint", eaValidationPoint));
             certifyOnce(admin, random, c, password, "AA", "aa", Map.of("accessPoint", aaAccessPoint));
-            Files.writeString(out.resolve("aa-ea-replicas.properties"), eaReplicas.isEmpty() ? ""
+            Files.writeString(out.resolve("aa-ea-replicas.properties"), eaReplicas.isEmpty()
+                    ? ""
                     : "vpki.aa.ea.replicas." + ea.hashedId8().toHex() + "=" + String.join(",", eaReplicas) + "\n");
             return 0;
         }
 
         private EtsiCertificate certifyOnce(RcaAdminClient admin, SecureRandom random, EtsiCurve c, char[] password, String type,
-                                 String name, Map<String, String> accessPoints) throws IOException {
+                                            String name, Map<String, String> accessPoints)
+                throws IOException {
             Path cert = out.resolve(name + ".cert");
             if (Files.isRegularFile(cert)) {
                 System.out.println(type + " certificate already in " + cert);

@@ -49,7 +49,8 @@ final class CeremonyCommand implements Callable<Integer> {
     Long slot;
     @Option(names = "--slot-list-index", defaultValue = "0", description = "the token's index in the module's slot list, without --slot (default ${DEFAULT-VALUE})")
     int slotListIndex;
-    @Option(names = "--pin-file", description = "file whose first line is the user PIN; else the environment variable " + Pkcs11Settings.PIN_ENV)
+    @Option(names = "--pin-file", description = "file whose first line is the user PIN; else the environment variable "
+            + Pkcs11Settings.PIN_ENV)
     Path pinFile;
     @Option(names = "--out", required = true, description = "where the certificate or request and the record go")
     Path out;
@@ -62,7 +63,8 @@ final class CeremonyCommand implements Callable<Integer> {
             return 2;
         }
         EtsiCurve signingCurve = EtsiCurve.parse(curve);
-        Pkcs11Settings settings = new Pkcs11Settings(module, slot, slotListIndex, Pkcs11Settings.pin(pinFile, System.getenv(), Pkcs11Settings.PIN_ENV));
+        Pkcs11Settings settings = new Pkcs11Settings(module, slot, slotListIndex,
+                Pkcs11Settings.pin(pinFile, System.getenv(), Pkcs11Settings.PIN_ENV));
         Files.createDirectories(out);
         Clock clock = Clock.systemUTC();
         List<String> written = new ArrayList<>();
@@ -73,7 +75,8 @@ final class CeremonyCommand implements Callable<Integer> {
                 EtsiCertificate root = ceremony.rootCertificate(name, "rca-root", validityYears);
                 written.add(write(out.resolve("rca-root.cert"), root.encoded()));
             } else {
-                EtsiCurve enc = encryptionCurve != null ? EtsiCurve.parse(encryptionCurve)
+                EtsiCurve enc = encryptionCurve != null
+                        ? EtsiCurve.parse(encryptionCurve)
                         : signingCurve.encryptionCapable() ? signingCurve : EtsiCurve.BRAINPOOL_P256R1;
                 var signing = ceremony.generate(who + "-signing", signingCurve, KeyCeremony.Purpose.SIGNING);
                 var encryption = ceremony.generate(who + "-encryption", enc, KeyCeremony.Purpose.ENCRYPTION);
@@ -81,8 +84,9 @@ final class CeremonyCommand implements Callable<Integer> {
                 CertificateTemplate template = who.equals("ea")
                         ? CertificateProfiles.enrolmentAuthority(name, validity, signing.publicKey(), encryption.publicKey(), null)
                         : CertificateProfiles.authorizationAuthority(name, validity, signing.publicKey(), encryption.publicKey(),
-                        CertificateProfiles.defaultAuthorizationTicketRanges(), null);
-                byte[] request = ceremony.caCertificateRequest(CaCertificateRequestMessages.CaRequest.fromTemplate(template), who + "-signing");
+                                CertificateProfiles.defaultAuthorizationTicketRanges(), null);
+                byte[] request = ceremony.caCertificateRequest(CaCertificateRequestMessages.CaRequest.fromTemplate(template),
+                        who + "-signing");
                 written.add(write(out.resolve(who + "-request.oer"), request));
             }
             record = new ArrayList<>(ceremony.record());

@@ -50,7 +50,8 @@ public final class RcaAdminClient {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             try {
-                HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(rca.resolve("/rca/certificate")).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse<byte[]> r = http.send(
+                        HttpRequest.newBuilder(rca.resolve("/rca/certificate")).timeout(Duration.ofSeconds(5)).build(),
                         HttpResponse.BodyHandlers.ofByteArray());
                 if (r.statusCode() == 200) {
                     return r.body();
@@ -95,7 +96,8 @@ public final class RcaAdminClient {
      * Has the RCA certify an authority whose keys are elsewhere (a PKCS#11 token, say): its public
      * verification and encryption keys, the curves theirs.
      */
-    public EtsiCertificate certify(String type, String name, EtsiPublicKey verificationKey, EtsiPublicKey encryptionKey, Integer validityDays,
+    public EtsiCertificate certify(String type, String name, EtsiPublicKey verificationKey, EtsiPublicKey encryptionKey,
+                                   Integer validityDays,
                                    Map<String, String> accessPoints) {
         ObjectNode body = JSON.createObjectNode();
         body.put("type", type);

@@ -7,6 +7,6 @@ import picocli.CommandLine;
 public final class VersionProvider implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-        return new String[] {BuildVersion.current().describe()};
+        return new String[]{BuildVersion.current().describe()};
     }
 }

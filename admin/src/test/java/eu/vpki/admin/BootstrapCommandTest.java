@@ -26,7 +26,8 @@ class BootstrapCommandTest {
     @Test
     void secrets_areWrittenOnce_privateToTheOwner_andTheCredentialsHoldTheTokensHash(@TempDir Path dir) throws Exception {
         Path secrets = dir.resolve("secrets");
-        assertThat(new CommandLine(new AdminTool()).execute("bootstrap", "secrets", "--dir", secrets.toString(), "--operator-id", "op-7")).isZero();
+        assertThat(new CommandLine(new AdminTool()).execute("bootstrap", "secrets", "--dir", secrets.toString(), "--operator-id", "op-7"))
+                .isZero();
         String token = Files.readString(secrets.resolve("operator-token"));
         String admin = Files.readString(secrets.resolve("admin-token"));
 
@@ -35,7 +36,8 @@ class BootstrapCommandTest {
         String line = Files.readString(secrets.resolve("operator-credentials"));
         assertThat(line).startsWith("op-7:{bcrypt}$2a$10$").endsWith("\n").doesNotContain(token);
         assertThat(BCrypt.checkpw(sha256Hex(token), line.strip().substring("op-7:{bcrypt}".length()))).isTrue();
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secrets.resolve("keystore-password")))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secrets.resolve("keystore-password"))))
+                .isEqualTo("rw-------");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secrets.resolve("redis-password")))).isEqualTo("rw-------");
         assertThat(Files.readString(secrets.resolve("redis-password"))).hasSizeGreaterThanOrEqualTo(32).matches("[A-Za-z0-9_-]+");
 
@@ -53,7 +55,8 @@ class BootstrapCommandTest {
         java.security.cert.X509Certificate ca = eu.vpki.common.etsi.crypto.ApiTlsCa.certificates(tls.resolve("ca.crt")).get(0);
         java.security.cert.X509Certificate operator = eu.vpki.common.etsi.crypto.ApiTlsCa.certificates(tls.resolve("operator.crt")).get(0);
         operator.verify(ca.getPublicKey());
-        assertThat(operator.getSubjectAlternativeNames()).extracting(n -> String.valueOf(n.get(1))).containsExactly("10.0.1.100", "10.1.1.100");
+        assertThat(operator.getSubjectAlternativeNames()).extracting(n -> String.valueOf(n.get(1))).containsExactly("10.0.1.100",
+                "10.1.1.100");
         assertThat(eu.vpki.common.etsi.crypto.ApiTlsCa.certificates(tls.resolve("rca.crt")).get(0).getSubjectAlternativeNames())
                 .extracting(n -> String.valueOf(n.get(1))).containsExactly("rca.vpki.internal", "10.0.0.5");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tls.resolve("rca.key")))).isEqualTo("rw-------");

@@ -45,7 +45,8 @@ class CeremonyCommandTest {
         EtsiCertificate root = EtsiCertificate.decode(Files.readAllBytes(dir.resolve("out/rca-root.cert")));
         assertThat(root.selfSigned()).isTrue();
         assertThat(root.verificationKey().curve()).isEqualTo(EtsiCurve.BRAINPOOL_P384R1);
-        assertThat(Files.readString(dir.resolve("out/rca-ceremony.txt"))).contains("key 'rca-root'", "HashedId8 " + root.hashedId8().toHex());
+        assertThat(Files.readString(dir.resolve("out/rca-ceremony.txt"))).contains("key 'rca-root'",
+                "HashedId8 " + root.hashedId8().toHex());
 
         assertThat(run("--authority", "ea", "--name", "ea.test", "--curve", "brainpoolP384r1")).isZero();
         var request = CaCertificateRequestMessages.parseRequest(Files.readAllBytes(dir.resolve("out/ea-request.oer")));

@@ -116,12 +116,13 @@ public class AuthorizationIssuanceBenchmark {
         // AA
         DecryptedRequest atRequest = DecryptedRequest.decrypt(requests.next(), pki.aaIdentity(), s.encryption);
         AuthorizationMessages.ReceivedAtRequest received = AuthorizationMessages.parseRequest(atRequest);
-        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, s.aaSigner, pki.aa, pki.ea.asEncryptionRecipient(), TestPki.NOW, s.encryption);
+        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, s.aaSigner, pki.aa, pki.ea.asEncryptionRecipient(),
+                TestPki.NOW, s.encryption);
 
         // EA
         DecryptedRequest validationRequest = DecryptedRequest.decrypt(toEa.body(), pki.eaIdentity(), s.encryption);
-        AuthorizationValidationMessages.ReceivedValidationRequest validation =
-                AuthorizationValidationMessages.parseRequest(validationRequest, requests.ctlAas, pki.eaIdentity(), s.encryption);
+        AuthorizationValidationMessages.ReceivedValidationRequest validation = AuthorizationValidationMessages
+                .parseRequest(validationRequest, requests.ctlAas, pki.eaIdentity(), s.encryption);
         String ecStored = requests.enrolmentCredentials.get(validation.ecSignature().signerDigest().orElseThrow());
         if (ecStored == null) {
             throw new PkiException(ErrorCode.UNKNOWN_SIGNER, "unknown EC");
@@ -131,8 +132,8 @@ public class AuthorizationIssuanceBenchmark {
                 validation.requested(), s.eaSigner, pki.ea, TestPki.NOW, s.encryption);
 
         // AA
-        AuthorizationValidationMessages.ValidationResult result =
-                AuthorizationValidationMessages.readResponse(validationResponse, toEa, pki.ea, s.encryption);
+        AuthorizationValidationMessages.ValidationResult result = AuthorizationValidationMessages.readResponse(validationResponse, toEa,
+                pki.ea, s.encryption);
         EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(TestPki.AT_VALIDITY,
                 received.request().verificationKey(), received.request().encryptionKey(),
                 result.confirmed().orElseThrow().appPermissions(), null), pki.aa, s.aaSigner);

@@ -114,7 +114,8 @@ public class CertificateBenchmark {
     /** Ours: build the AT from its profile, sign, encode, re-decode and check against the AA. */
     @Benchmark
     public EtsiCertificate oursIssueAt() {
-        return CertificateIssuer.issue(CertificateProfiles.authorizationTicket(TestPki.AT_VALIDITY, atKey.publicKey(), null, TestPki.CAM_DENM, null),
+        return CertificateIssuer.issue(
+                CertificateProfiles.authorizationTicket(TestPki.AT_VALIDITY, atKey.publicKey(), null, TestPki.CAM_DENM, null),
                 pki.aa, aaSigner);
     }
 }

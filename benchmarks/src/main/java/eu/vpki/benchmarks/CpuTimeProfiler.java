@@ -25,8 +25,8 @@ import java.util.List;
  * Use with {@code -prof eu.vpki.benchmarks.CpuTimeProfiler}.
  */
 public class CpuTimeProfiler implements InternalProfiler {
-    private final com.sun.management.OperatingSystemMXBean os =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private final com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+            .getOperatingSystemMXBean();
     private long cpuStart;
     private long wallStart;
 

@@ -69,7 +69,8 @@ public class EnrolmentIssuanceBenchmark {
                 canonicalKeys.put(ByteBuffer.wrap(itsId), canonical.publicKey().compressed());
                 bodies[i] = EnrolmentMessages.initialRequest(
                         new EnrolmentMessages.EcRequest(itsId, newKey.publicKey(), null, SubjectAttributes.permissions(ecPermission)),
-                        new SoftwareSigner(newKey, random), new SoftwareSigner(canonical, random), pki.ea.asEncryptionRecipient(), TestPki.NOW,
+                        new SoftwareSigner(newKey, random), new SoftwareSigner(canonical, random), pki.ea.asEncryptionRecipient(),
+                        TestPki.NOW,
                         stationEncryption).body();
             }
         }

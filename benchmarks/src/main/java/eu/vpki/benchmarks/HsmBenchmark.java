@@ -63,7 +63,8 @@ public class HsmBenchmark {
             agreement = new SoftwareKeyAgreement(EtsiKeyPair.generate(encryptionCurve, random));
             return;
         }
-        Pkcs11Settings settings = new Pkcs11Settings(Path.of(env("VPKI_BENCH_PKCS11_MODULE")), Long.parseLong(env("VPKI_BENCH_PKCS11_SLOT")), 0,
+        Pkcs11Settings settings = new Pkcs11Settings(Path.of(env("VPKI_BENCH_PKCS11_MODULE")),
+                Long.parseLong(env("VPKI_BENCH_PKCS11_SLOT")), 0,
                 Pkcs11Settings.pin(null, System.getenv(), Pkcs11Settings.PIN_ENV));
         String suffix = curve.name().toLowerCase(java.util.Locale.ROOT) + "-" + Long.toHexString(random.nextLong());
         try (KeyCeremony ceremony = KeyCeremony.open(settings, Clock.systemUTC(), random)) {

@@ -45,12 +45,16 @@ public final class OpenSslComparison {
     static final List<Row> ROWS = List.of(
             new Row("ECDSA sign", "BRAINPOOL_P256R1", "EcdsaBenchmark.oursSign", "sign brainpoolP256r1", 1.0),
             new Row("ECDSA verify, key kept", "BRAINPOOL_P256R1", "EcdsaBenchmark.oursVerify", "verify brainpoolP256r1", 1.0),
-            new Row("ECDSA verify, key seen first", "BRAINPOOL_P256R1", "EcdsaBenchmark.oursVerifyFirstSeenKey", "verify brainpoolP256r1", 1.0),
-            new Row("ECIES decrypt (key only) vs bare ECDH", "BRAINPOOL_P256R1", "EncryptionBenchmark.oursDecryptKey", "ecdh brainpoolP256r1", 0.8),
-            new Row("ECIES + CCM 500 B + COER decrypt vs bare ECDH", "BRAINPOOL_P256R1", "EncryptionBenchmark.oursDecrypt", "ecdh brainpoolP256r1", 0.8),
+            new Row("ECDSA verify, key seen first", "BRAINPOOL_P256R1", "EcdsaBenchmark.oursVerifyFirstSeenKey", "verify brainpoolP256r1",
+                    1.0),
+            new Row("ECIES decrypt (key only) vs bare ECDH", "BRAINPOOL_P256R1", "EncryptionBenchmark.oursDecryptKey",
+                    "ecdh brainpoolP256r1", 0.8),
+            new Row("ECIES + CCM 500 B + COER decrypt vs bare ECDH", "BRAINPOOL_P256R1", "EncryptionBenchmark.oursDecrypt",
+                    "ecdh brainpoolP256r1", 0.8),
             new Row("ECDSA sign", "BRAINPOOL_P384R1", "EcdsaBenchmark.oursSign", "sign brainpoolP384r1", 1.0),
             new Row("ECDSA verify, key kept", "BRAINPOOL_P384R1", "EcdsaBenchmark.oursVerify", "verify brainpoolP384r1", 1.0),
-            new Row("ECDSA verify, key seen first", "BRAINPOOL_P384R1", "EcdsaBenchmark.oursVerifyFirstSeenKey", "verify brainpoolP384r1", 1.0),
+            new Row("ECDSA verify, key seen first", "BRAINPOOL_P384R1", "EcdsaBenchmark.oursVerifyFirstSeenKey", "verify brainpoolP384r1",
+                    1.0),
             new Row("ECDSA sign", "NIST_P256", "EcdsaBenchmark.oursSign", "sign nistp256", 0),
             new Row("ECDSA verify, key kept", "NIST_P256", "EcdsaBenchmark.oursVerify", "verify nistp256", 0),
             new Row("ECDSA verify, key seen first", "NIST_P256", "EcdsaBenchmark.oursVerifyFirstSeenKey", "verify nistp256", 0),
@@ -95,8 +99,9 @@ public final class OpenSslComparison {
                 ratio = String.format(Locale.ROOT, "%.2f", ratioValue);
                 met = row.target() == 0 ? "(reference)" : ratioValue >= row.target() ? "yes" : "NO";
             }
-            log(report, String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |", row.operation(), row.curve(), oursText, opensslText,
-                    ratio, row.target() == 0 ? "" : "≥ " + row.target(), met));
+            log(report,
+                    String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |", row.operation(), row.curve(), oursText, opensslText,
+                            ratio, row.target() == 0 ? "" : "≥ " + row.target(), met));
         }
         if (out != null) {
             Files.writeString(out, report);
@@ -106,7 +111,8 @@ public final class OpenSslComparison {
     /** ops/s of each selected benchmark and curve, with its 99.9 % error. */
     private static Map<String, double[]> jmh(boolean quick) throws RunnerException {
         ChainedOptionsBuilder options = new OptionsBuilder()
-                .include("(EcdsaBenchmark\\.(oursSign|oursVerify|oursVerifyFirstSeenKey)|EncryptionBenchmark\\.(oursDecrypt|oursDecryptKey))$")
+                .include(
+                        "(EcdsaBenchmark\\.(oursSign|oursVerify|oursVerifyFirstSeenKey)|EncryptionBenchmark\\.(oursDecrypt|oursDecryptKey))$")
                 .forks(1)
                 .threads(1)
                 .mode(org.openjdk.jmh.annotations.Mode.Throughput)
@@ -150,7 +156,8 @@ public final class OpenSslComparison {
     /** The ECDSA (sign/s, verify/s) and ECDH (op/s) lines of {@code openssl speed}'s summary. */
     static Map<String, Double> parseSpeed(String output) {
         Map<String, Double> speeds = new LinkedHashMap<>();
-        Pattern ecdsa = Pattern.compile("^\\s*\\d+ bits ecdsa \\((\\w+)\\)\\s+\\S+s\\s+\\S+s\\s+([\\d.]+)\\s+([\\d.]+)\\s*$", Pattern.MULTILINE);
+        Pattern ecdsa = Pattern.compile("^\\s*\\d+ bits ecdsa \\((\\w+)\\)\\s+\\S+s\\s+\\S+s\\s+([\\d.]+)\\s+([\\d.]+)\\s*$",
+                Pattern.MULTILINE);
         Pattern ecdh = Pattern.compile("^\\s*\\d+ bits ecdh \\((\\w+)\\)\\s+\\S+s\\s+([\\d.]+)\\s*$", Pattern.MULTILINE);
         Matcher m = ecdsa.matcher(output);
         while (m.find()) {

@@ -75,7 +75,8 @@ class DcOverHttpTest {
                 HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(404);
 
         assertThat(put("ctl", hex, ctl(1, pki, now))).isEqualTo(201);
-        assertThat(put("crl", hex, TrustLists.signCrl(new Crl(now, now.plus(Duration.ofDays(1)), List.of()), now, pki.rootSigner(), pki.root)))
+        assertThat(
+                put("crl", hex, TrustLists.signCrl(new Crl(now, now.plus(Duration.ofDays(1)), List.of()), now, pki.rootSigner(), pki.root)))
                 .isEqualTo(201);
         assertThat(put("ctl", hex, ctl(9, other, now))).isEqualTo(403);
         assertThat(put("ctl", hex, ctl(0, pki, now))).isEqualTo(409);

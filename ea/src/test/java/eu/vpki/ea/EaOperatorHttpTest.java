@@ -81,7 +81,8 @@ class EaOperatorHttpTest {
         Path rcaCert = Files.write(dir.resolve("rca.cert"), PKI.root.encoded());
         Path ctl = Files.write(dir.resolve("ctl.oer"), TrustLists.signCtl(new RcaCtl(true, 1, TestPki.NOW.plus(Duration.ofDays(7)),
                 List.of(new CtlEntry.Ea(PKI.ea, "http://127.0.0.1/ea/enrolment", "http://127.0.0.1/ea/authorization-validation"),
-                        new CtlEntry.Aa(PKI.aa, "http://127.0.0.1/aa/")), List.of()), TestPki.NOW, PKI.rootSigner(), PKI.root));
+                        new CtlEntry.Aa(PKI.aa, "http://127.0.0.1/aa/")),
+                List.of()), TestPki.NOW, PKI.rootSigner(), PKI.root));
         Path credentials = Files.write(dir.resolve("operators"), List.of(OperatorCredentials.line("op-1", "token-1"),
                 OperatorCredentials.line("op-2", "token-2")));
         int opPort = TestReplicas.freePort();
@@ -101,11 +102,11 @@ class EaOperatorHttpTest {
         operator = new SpringApplicationBuilder(OperatorApplication.class).run(args(common, operatorOwn));
         ea = new SpringApplicationBuilder(EaApplication.class)
                 .initializers(context -> context.getBeanFactory().registerSingleton("testClock", CLOCK)).run(args(common, Map.of(
-                "spring.application.name", "vpki-ea", "vpki.replication.replica-id", "ea-0",
-                "vpki.replication.bind-port", eaPort, "vpki.redis.url", eaRedis.url(),
-                "vpki.keystore.path", keystore.toString(), "vpki.keystore.password-file", password.toString(),
-                "vpki.ea.certificate-file", eaCert.toString(), "vpki.rca.certificate-file", rcaCert.toString(),
-                "vpki.ea.ctl-file", ctl.toString())));
+                        "spring.application.name", "vpki-ea", "vpki.replication.replica-id", "ea-0",
+                        "vpki.replication.bind-port", eaPort, "vpki.redis.url", eaRedis.url(),
+                        "vpki.keystore.path", keystore.toString(), "vpki.keystore.password-file", password.toString(),
+                        "vpki.ea.certificate-file", eaCert.toString(), "vpki.rca.certificate-file", rcaCert.toString(),
+                        "vpki.ea.ctl-file", ctl.toString())));
         operatorUrl = "https://127.0.0.1:" + operator.getEnvironment().getProperty("local.server.port");
         eaUrl = "http://127.0.0.1:" + ea.getEnvironment().getProperty("local.server.port");
         // up to MERGE3's check interval and a merge if the second member started alone on a busy machine
@@ -130,7 +131,8 @@ class EaOperatorHttpTest {
         SimulatedStation station = SimulatedStation.generate("HTTP-1", EtsiCurve.BRAINPOOL_P256R1, TestPki.RANDOM);
         HttpResponse<byte[]> registered = post(operatorUrl + "/operator/v1/stations", "application/json",
                 ("{\"stations\":[{\"canonicalId\":\"HTTP-1\",\"curve\":\"brainpoolP256r1\",\"publicKey\":\"" + station.canonicalKeyHex()
-                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes());
+                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}")
+                        .getBytes());
         assertThat(registered.statusCode()).isEqualTo(201);
 
         StationMessages.Request enrolment = MESSAGES.enrolment(station, PKI.ea, CLOCK.instant());
@@ -139,9 +141,12 @@ class EaOperatorHttpTest {
         assertThat(enrolled.headers().firstValue("Content-Type")).contains("application/x-its-response");
         assertThat(MESSAGES.readEnrolment(enrolled.body(), enrolment, PKI.ea).ok()).isTrue();
         // the Operator's view of the station names the EC the EA just issued, once its replica applied it
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(new String(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-1").body()))
-                .contains("\"latestEc\":\"" + station.enrolmentCredential().hashedId8().toHex() + "\"").contains("\"latestEcStatus\":\"ACTIVE\""));
-        assertThat(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-2").statusCode()).as("another operator's station").isEqualTo(404);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(new String(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-1").body()))
+                        .contains("\"latestEc\":\"" + station.enrolmentCredential().hashedId8().toHex() + "\"")
+                        .contains("\"latestEcStatus\":\"ACTIVE\""));
+        assertThat(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-2").statusCode()).as("another operator's station")
+                .isEqualTo(404);
 
         SimulatedAa aa = new SimulatedAa(PKI);
         OutgoingRequest validation = aa.forward(MESSAGES.authorization(station, PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)),
@@ -152,7 +157,8 @@ class EaOperatorHttpTest {
                 .containsExactly(SimulatedStation.CAM_DENM.get(0));
 
         // permission escalation (DENM was not permitted)
-        OutgoingRequest greedy = aa.forward(MESSAGES.authorization(station, PKI.ea, PKI.aa, SimulatedStation.CAM_DENM, Protection.FULL, CLOCK.instant()),
+        OutgoingRequest greedy = aa.forward(
+                MESSAGES.authorization(station, PKI.ea, PKI.aa, SimulatedStation.CAM_DENM, Protection.FULL, CLOCK.instant()),
                 PKI.ea, CLOCK.instant());
         assertThat(aa.read(post(eaUrl + "/ea/authorization-validation", "application/x-its-request", greedy.body()).body(), greedy, PKI.ea)
                 .responseCode()).isEqualTo(EtsiCodes.Validation.DENIEDPERMISSIONS);
@@ -167,8 +173,8 @@ class EaOperatorHttpTest {
         assertThat(MESSAGES.readEnrolment(post(eaUrl + "/ea/enrolment", "application/x-its-request", reEnrolment.body()).body(),
                 reEnrolment, PKI.ea).responseCode()).isEqualTo(EtsiCodes.Enrolment.BADITSSTATUS);
 
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                ea.getBean(Replica.class).stateDigest().equals(operator.getBean(Replica.class).stateDigest()));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> ea.getBean(Replica.class).stateDigest().equals(operator.getBean(Replica.class).stateDigest()));
     }
 
     /**
@@ -185,12 +191,14 @@ class EaOperatorHttpTest {
 
         List<StreamedPost> answers = List.of(
                 StreamedPost.send(URI.create(eaUrl + "/ea/enrolment"), "application/x-its-request", gigabyte, null, Map.of()),
-                StreamedPost.send(URI.create(eaUrl + "/ea/authorization-validation"), "application/x-its-request", gigabyte, null, Map.of()),
+                StreamedPost.send(URI.create(eaUrl + "/ea/authorization-validation"), "application/x-its-request", gigabyte, null,
+                        Map.of()),
                 StreamedPost.send(URI.create(eaUrl + "/ea/enrolment"), "application/x-its-request", gigabyte, gigabyte, Map.of()),
                 // a length header that lies: the stream still stops at the limit
                 StreamedPost.send(URI.create(eaUrl + "/ea/enrolment"), "application/x-its-request", gigabyte, 100L, Map.of()),
                 // an endless JSON string: valid for as long as it is read
-                StreamedPost.send(URI.create(operatorUrl + "/operator/v1/stations"), "application/json", "{\"stations\":[{\"canonicalId\":\"",
+                StreamedPost.send(URI.create(operatorUrl + "/operator/v1/stations"), "application/json",
+                        "{\"stations\":[{\"canonicalId\":\"",
                         gigabyte, null, Map.of("Authorization", "Bearer token-1")),
                 StreamedPost.send(URI.create(operatorUrl + "/operator/v1/stations"), "application/json", gigabyte, gigabyte,
                         Map.of("Authorization", "Bearer token-1")),
@@ -253,7 +261,8 @@ class EaOperatorHttpTest {
         SimulatedStation registered = SimulatedStation.generate("HTTP-2", EtsiCurve.NIST_P256, TestPki.RANDOM);
         assertThat(post(operatorUrl + "/operator/v1/stations", "application/json",
                 ("{\"stations\":[{\"canonicalId\":\"HTTP-2\",\"curve\":\"nistP256\",\"publicKey\":\"" + registered.canonicalKeyHex()
-                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes())
+                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}")
+                        .getBytes())
                 .statusCode()).isEqualTo(201);
         StationMessages.Request enrolment = MESSAGES.enrolment(registered, PKI.ea, CLOCK.instant());
         assertThat(MESSAGES.readEnrolment(post(eaUrl + "/ea/enrolment", "application/x-its-request", enrolment.body()).body(),
@@ -276,7 +285,8 @@ class EaOperatorHttpTest {
             HttpResponse<byte[]> health = get(management + "/actuator/health", "none");
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(new String(health.body())).contains("\"replica\"", "\"state\":\"serving\"", "\"viewSize\":2", "\"redis\"");
-            String publicUrl = (service == operator ? "https" : "http") + "://127.0.0.1:" + service.getEnvironment().getProperty("local.server.port");
+            String publicUrl = (service == operator ? "https" : "http") + "://127.0.0.1:"
+                    + service.getEnvironment().getProperty("local.server.port");
             assertThat(get(publicUrl + "/actuator/health", "none").statusCode()).isEqualTo(404);
         }
     }

@@ -95,7 +95,8 @@ class EaPkcs11HttpTest {
         Path rcaCert = Files.write(dir.resolve("rca.cert"), PKI.root.encoded());
         Path ctl = Files.write(dir.resolve("ctl.oer"), TrustLists.signCtl(new RcaCtl(true, 1, TestPki.NOW.plus(Duration.ofDays(7)),
                 List.of(new CtlEntry.Ea(eaCert, "http://127.0.0.1/ea/enrolment", "http://127.0.0.1/ea/authorization-validation"),
-                        new CtlEntry.Aa(PKI.aa, "http://127.0.0.1/aa/")), List.of()), TestPki.NOW, PKI.rootSigner(), PKI.root));
+                        new CtlEntry.Aa(PKI.aa, "http://127.0.0.1/aa/")),
+                List.of()), TestPki.NOW, PKI.rootSigner(), PKI.root));
         Path credentials = Files.write(dir.resolve("operators"), List.of(OperatorCredentials.line("op-1", "token-1")));
         int opPort = TestReplicas.freePort();
         int eaPort = TestReplicas.freePort();
@@ -150,7 +151,8 @@ class EaPkcs11HttpTest {
         SimulatedStation station = SimulatedStation.generate("HSM-1", EtsiCurve.BRAINPOOL_P256R1, TestPki.RANDOM);
         assertThat(post(operatorUrl + "/operator/v1/stations", "application/json",
                 ("{\"stations\":[{\"canonicalId\":\"HSM-1\",\"curve\":\"brainpoolP256r1\",\"publicKey\":\"" + station.canonicalKeyHex()
-                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes())
+                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}")
+                        .getBytes())
                 .statusCode()).isEqualTo(201);
         await().atMost(Duration.ofSeconds(10)).until(() -> ea.getBean(Replica.class).stateDigest()
                 .equals(operator.getBean(Replica.class).stateDigest()));
@@ -176,7 +178,8 @@ class EaPkcs11HttpTest {
         SimulatedStation station = SimulatedStation.generate("HSM-2", EtsiCurve.NIST_P256, TestPki.RANDOM);
         assertThat(post(operatorUrl + "/operator/v1/stations", "application/json",
                 ("{\"stations\":[{\"canonicalId\":\"HSM-2\",\"curve\":\"nistP256\",\"publicKey\":\"" + station.canonicalKeyHex()
-                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}").getBytes())
+                        + "\",\"permissions\":[{\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"}],\"maxEcValidity\":\"P30D\"}]}")
+                        .getBytes())
                 .statusCode()).isEqualTo(201);
 
         SoftHsm.deleteToken(TOKEN);

@@ -249,7 +249,7 @@ class FleetClusterTest {
             for (ClusterMember other : available) {
                 if (other != ea) {
                     OutgoingRequest toEa = aa.forward(MESSAGES.authorization(station, PKI.ea, PKI.aa, SimulatedStation.CAM_DENM,
-                                    Protection.FULL, CLOCK.instant()),
+                            Protection.FULL, CLOCK.instant()),
                             PKI.ea, CLOCK.instant());
                     var validated = aa.read(other.validation.validate(toEa.body()), toEa, PKI.ea);
                     check(validated.ok(), "EC of " + station.canonicalId() + " acknowledged by " + ea.id + " not valid at " + other.id
@@ -261,7 +261,8 @@ class FleetClusterTest {
 
     private static String register(ClusterMember registrar, String operator, List<SimulatedStation> stations) {
         List<Inputs.Station> batch = stations.stream().map(s -> new Inputs.Station(s.canonicalId(), s.curve().name(), s.canonicalKeyHex(),
-                List.of(new Inputs.Permission(36L, "bitmap", "01fffc"), new Inputs.Permission(37L, "bitmap", "01ffffff")), "P365D", null)).toList();
+                List.of(new Inputs.Permission(36L, "bitmap", "01fffc"), new Inputs.Permission(37L, "bitmap", "01ffffff")), "P365D", null))
+                .toList();
         return registrar.registration.register(operator, new Inputs.Batch(batch)).version();
     }
 
@@ -280,7 +281,8 @@ class FleetClusterTest {
 
     /** A member that starts alone (discovery answer missed on a busy machine) joins by merge (MERGE3, docs/replication.md): allow for it. */
     private static void awaitView(int size, ClusterMember... of) {
-        await().atMost(Duration.ofMinutes(2)).until(() -> Stream.of(of).allMatch(m -> m.replica.viewSize() == size && m.replica.status().serving()));
+        await().atMost(Duration.ofMinutes(2))
+                .until(() -> Stream.of(of).allMatch(m -> m.replica.viewSize() == size && m.replica.status().serving()));
     }
 
     private static void awaitDone(List<Future<?>> futures) {

@@ -87,7 +87,8 @@ public final class CapacityReport {
                             .orElse(null);
                 }
                 if (cpu != null && step.get("succeeded").asLong() > 0) {
-                    out.add(new Phase(experiment, label, sweep.get("operation").asText(), setting, name, step.get("achievedRate").asDouble(),
+                    out.add(new Phase(experiment, label, sweep.get("operation").asText(), setting, name,
+                            step.get("achievedRate").asDouble(),
                             step.get("latencyMillis").get("p50").asDouble(), step.get("saturated").asBoolean(), cpu));
                 }
             }
@@ -113,7 +114,8 @@ public final class CapacityReport {
             table.get("header").forEach(h -> header.add(h.asText()));
             for (JsonNode row : table.get("rows")) {
                 out.add(new ReplicaHost(row.get(header.indexOf("phase")).asText(), Integer.parseInt(row.get(header.indexOf("group members"))
-                        .asText()), row.get(header.indexOf("replica")).asText(), row.get(header.indexOf("coordinator")).asText().equals("yes"),
+                        .asText()), row.get(header.indexOf("replica")).asText(),
+                        row.get(header.indexOf("coordinator")).asText().equals("yes"),
                         parse(row.get(header.indexOf("host (CPU ms per EC)")).asText())));
             }
         }
@@ -124,7 +126,8 @@ public final class CapacityReport {
      * What one replicas run says about each kind of host, CPU ms per EC: an EA host and an Operator host that are not the
      * coordinator (mean over them), the coordinator's host and what it spent beyond its role's mean (NaN when unknown).
      */
-    record Run(Phase phase, int eaReplicas, int members, double eaMs, double operatorMs, boolean coordinatorOnOperator, double coordinatorMs,
+    record Run(Phase phase, int eaReplicas, int members, double eaMs, double operatorMs, boolean coordinatorOnOperator,
+               double coordinatorMs,
                double extraMs) {
         static Run of(Phase p, List<ReplicaHost> hosts) {
             int n = Integer.parseInt(p.setting().get("eaReplicas"));
@@ -135,7 +138,8 @@ public final class CapacityReport {
                 return new Run(p, n, members, p.eaHost(), p.operatorHost(), false, Double.NaN, Double.NaN);
             }
             double ea = mine.stream().filter(h -> h.ea() && !h.coordinator()).mapToDouble(ReplicaHost::hostMs).average().orElse(Double.NaN);
-            double op = mine.stream().filter(h -> !h.ea() && !h.coordinator()).mapToDouble(ReplicaHost::hostMs).average().orElse(Double.NaN);
+            double op = mine.stream().filter(h -> !h.ea() && !h.coordinator()).mapToDouble(ReplicaHost::hostMs).average()
+                    .orElse(Double.NaN);
             Optional<ReplicaHost> c = mine.stream().filter(ReplicaHost::coordinator).findFirst();
             boolean onOperator = c.map(h -> !h.ea()).orElse(false);
             double coordinator = c.map(ReplicaHost::hostMs).orElse(Double.NaN);
@@ -173,7 +177,8 @@ public final class CapacityReport {
 
         validateCentralised(centralised, machineCores, validation);
         List<List<String>> terms = new ArrayList<>();
-        List<ReplicaHost> hosts = Optional.ofNullable(reports.get(PaperValues.DISTRIBUTED)).map(CapacityReport::replicaHosts).orElse(List.of());
+        List<ReplicaHost> hosts = Optional.ofNullable(reports.get(PaperValues.DISTRIBUTED)).map(CapacityReport::replicaHosts)
+                .orElse(List.of());
         Map<String, CapacityModel.EcModel> ec = fitReplicas(replicas, hosts, machineCores, validation, inputs, terms);
         // AT demands: the centralised sweeps' busiest non-saturated step, else the replicas run's AT with one AA
         Optional<Phase> at = reference(centralised.stream().filter(p -> !p.ec()).toList())
@@ -181,12 +186,15 @@ public final class CapacityReport {
         double aaAt = at.map(p -> p.cpu("busiest AA JVM")).orElse(Double.NaN);
         double eaAt = at.map(p -> p.cpu("EA JVMs") + p.cpu("EA redis-servers")).orElse(Double.NaN);
         at.ifPresent(p -> inputs.add(CapacityModel.cells("AT", "AA host, CPU ms per AT", aaAt, p.experiment() + ": " + p.name())));
-        at.ifPresent(p -> inputs.add(CapacityModel.cells("AT", "EA hosts together (validation), CPU ms per AT", eaAt, p.experiment() + ": " + p.name())));
+        at.ifPresent(p -> inputs
+                .add(CapacityModel.cells("AT", "EA hosts together (validation), CPU ms per AT", eaAt, p.experiment() + ": " + p.name())));
         ec.forEach((mode, m) -> inputs.add(CapacityModel.cells("EC, " + mode, "Operator host (not the coordinator), CPU ms per EC (it"
                 + " applies every EC)", m.operatorMs(), "replicas: mean over the runs")));
         double[] local = localLatency(geo, centralised);
-        inputs.add(CapacityModel.cells("EC", "local latency before saturation (p50, ms)", local[0], local[2] > 0 ? "geo configuration 1" : "centralised, lowest p50 of an unsaturated step"));
-        inputs.add(CapacityModel.cells("AT", "local latency before saturation (p50, ms)", local[1], local[2] > 0 ? "geo configuration 1" : "centralised, lowest p50 of an unsaturated step"));
+        inputs.add(CapacityModel.cells("EC", "local latency before saturation (p50, ms)", local[0],
+                local[2] > 0 ? "geo configuration 1" : "centralised, lowest p50 of an unsaturated step"));
+        inputs.add(CapacityModel.cells("AT", "local latency before saturation (p50, ms)", local[1],
+                local[2] > 0 ? "geo configuration 1" : "centralised, lowest p50 of an unsaturated step"));
         validateGeo(geo, validation);
 
         List<List<String>> prediction = new ArrayList<>();
@@ -206,7 +214,8 @@ public final class CapacityReport {
                 CapacityModel.GroupPrediction terraform = CapacityModel.groups(g, model, aaAt, eaAt, c6i, t3, c6i, speed);
                 CapacityModel.GroupPrediction allC6i = CapacityModel.groups(g, model, aaAt, eaAt, c6i, c6i, c6i, speed);
                 double service = model.ea().at(g) / (c6i.cores() * speed);
-                double wait = CapacityModel.replicationWaitMs(m[0], m[1], Region.US_WEST, Region.IRELAND, List.of(Region.IRELAND, Region.US_WEST));
+                double wait = CapacityModel.replicationWaitMs(m[0], m[1], Region.US_WEST, Region.IRELAND,
+                        List.of(Region.IRELAND, Region.US_WEST));
                 // before saturation: at half the EA host's limit, M/M/1 queueing adds one service time
                 prediction.add(CapacityModel.cells(mode, g, terraform.ecPerSecond(), allC6i.ecPerSecond(), allC6i.atPerSecond(),
                         local[0] + service, local[0] + service + wait, local[1] + aaAt / (c6i.cores() * speed), terraform.ecBottleneck(),
@@ -214,14 +223,17 @@ public final class CapacityReport {
                 ecPoints.add(new double[]{g, allC6i.ecPerSecond()});
                 atPoints.add(new double[]{g, allC6i.atPerSecond()});
             }
-            ecCurves.add(new ExperimentReport.Curve("predicted EC/s, " + mode, colours[colour % colours.length], "", ExperimentReport.Kind.MEASURED,
+            ecCurves.add(new ExperimentReport.Curve("predicted EC/s, " + mode, colours[colour % colours.length], "",
+                    ExperimentReport.Kind.MEASURED,
                     ecPoints));
             if (colour == 0) {
-                atCurves.add(new ExperimentReport.Curve("predicted AT/s (any mode)", colours[0], "", ExperimentReport.Kind.MEASURED, atPoints));
+                atCurves.add(
+                        new ExperimentReport.Curve("predicted AT/s (any mode)", colours[0], "", ExperimentReport.Kind.MEASURED, atPoints));
             }
             colour++;
         }
-        ecCurves.add(new ExperimentReport.Curve("paper: ABCAST 10 groups, FIFO 10 and 20 groups", "#777777", "3,4", ExperimentReport.Kind.MEASURED,
+        ecCurves.add(new ExperimentReport.Curve("paper: ABCAST 10 groups, FIFO 10 and 20 groups", "#777777", "3,4",
+                ExperimentReport.Kind.MEASURED,
                 List.of(new double[]{10, 400}, new double[]{10, 500}, new double[]{20, 1000})));
         atCurves.add(new ExperimentReport.Curve("paper: about 1,000 to 5,000 AT/s", "#777777", "3,4", ExperimentReport.Kind.MEASURED,
                 List.of(new double[]{10, 1000}, new double[]{50, 5000})));
@@ -259,7 +271,8 @@ public final class CapacityReport {
                         "The model's extrapolation, not a measurement: the CPU per EC of each host was measured with 5-11 group members"
                                 + " all sharing one " + CapacityModel.format(machineCores) + "-core machine, and 20-100 members on a"
                                 + " machine each are extrapolated from it (TOTAL order falls where its sequencer becomes the busiest"
-                                + " host). The paper's points in grey.", "groups",
+                                + " host). The paper's points in grey.",
+                        "groups",
                         "EC/s", false, ecCurves),
                 new ExperimentReport.Figure("Figs. 6-7", "Predicted AT/s at saturation against groups (AA and EA on c6i.large)",
                         "Linear in groups: each group brings its AA and its EA replica; the paper's line in grey.", "groups", "AT/s", false,
@@ -269,13 +282,17 @@ public final class CapacityReport {
                 new ExperimentReport.Table("Model inputs (measured)", List.of("operation", "quantity", "value", "from"), inputs),
                 new ExperimentReport.Table("Model terms fitted per mode, CPU ms per EC: EA host = origin / n + per replica; Operator host;"
                         + " the coordinator's host beyond its role = fixed + per member x (N - 1) (TOTAL order's sequencer)",
-                        List.of("mode", "EA: origin (ms)", "EA: per replica (ms)", "Operator host (ms)", "coordinator", "coordinator: fixed (ms)",
-                                "coordinator: per member (ms)", "sequencer in the model", "runs"), terms),
+                        List.of("mode", "EA: origin (ms)", "EA: per replica (ms)", "Operator host (ms)", "coordinator",
+                                "coordinator: fixed (ms)",
+                                "coordinator: per member (ms)", "sequencer in the model", "runs"),
+                        terms),
                 new ExperimentReport.Table("Validation: each prediction beside the measurement", List.of("what", "setting", "predicted",
                         "measured", "error (%)"), validation),
                 new ExperimentReport.Table("Prediction for the paper's 10-50 groups", List.of("mode", "groups",
-                        "EC/s, Terraform defaults (EA c6i.large, Operator t3.medium)", "EC/s, every host c6i.large", "AT/s (AA and EA c6i.large)",
-                        "EC latency at half load, one region (ms)", "EC latency at half load, groups in eu-west-1 and us-west-2, writer in us-west-2 (ms)",
+                        "EC/s, Terraform defaults (EA c6i.large, Operator t3.medium)", "EC/s, every host c6i.large",
+                        "AT/s (AA and EA c6i.large)",
+                        "EC latency at half load, one region (ms)",
+                        "EC latency at half load, groups in eu-west-1 and us-west-2, writer in us-west-2 (ms)",
                         "AT latency at half load (ms)", "EC bound, Terraform defaults", "EC bound, every host c6i.large"), prediction));
         return new ExperimentReport("capacity", "Capacity model: the measured CPU per operation extrapolated to the paper's 10-50 groups",
                 started, Instant.now(), settings, limits, figures, comparisons, tables, List.of(), !ec.isEmpty() && at.isPresent());
@@ -329,7 +346,8 @@ public final class CapacityReport {
      * the error of extrapolating in replica count), and the machine bound at each run's own CPU per EC.
      */
     private static Map<String, CapacityModel.EcModel> fitReplicas(List<Phase> phases, List<ReplicaHost> hosts, double machineCores,
-                                                                 List<List<String>> rows, List<List<String>> inputs, List<List<String>> terms) {
+                                                                  List<List<String>> rows, List<List<String>> inputs,
+                                                                  List<List<String>> terms) {
         Map<String, List<Run>> byMode = new TreeMap<>();
         phases.stream().filter(Phase::ec).forEach(p -> byMode.computeIfAbsent(p.setting().get("mode"), k -> new ArrayList<>())
                 .add(Run.of(p, hosts)));
@@ -343,15 +361,21 @@ public final class CapacityReport {
             CapacityModel.Sequencer measured = CapacityModel.fitSequencer(relay);
             terms.add(CapacityModel.cells(mode, model.ea().origin(), model.ea().perReplica(), model.operatorMs(),
                     relay.isEmpty() ? "not measured" : (model.sequencerOnOperator() ? "Operator" : "EA"), measured.fixedMs(),
-                    measured.perMemberMs(), model.sequencer().points() > 0 ? "yes" : relay.isEmpty() ? "no (not measured)"
-                            : "no (FIFO: no sequencer; the coordinator's extra is a check)", runs.size()));
+                    measured.perMemberMs(), model.sequencer().points() > 0
+                            ? "yes"
+                            : relay.isEmpty()
+                                    ? "no (not measured)"
+                                    : "no (FIFO: no sequencer; the coordinator's extra is a check)",
+                    runs.size()));
             for (Run r : runs) {
                 String at = mode + ", " + r.eaReplicas() + " EA replicas (" + r.members() + " members)";
-                inputs.add(CapacityModel.cells("EC, " + mode, "EA host (not the coordinator), CPU ms per EC, " + r.eaReplicas() + " EA replicas",
+                inputs.add(CapacityModel.cells("EC, " + mode,
+                        "EA host (not the coordinator), CPU ms per EC, " + r.eaReplicas() + " EA replicas",
                         r.eaMs(), "replicas: " + r.phase().name()));
                 if (r.coordinatorKnown()) {
                     inputs.add(CapacityModel.cells("EC, " + mode, "coordinator's host (" + (r.coordinatorOnOperator() ? "Operator" : "EA")
-                            + ") minus its role's mean, CPU ms per EC, " + r.members() + " members", r.extraMs(), "replicas: " + r.phase().name()));
+                            + ") minus its role's mean, CPU ms per EC, " + r.members() + " members", r.extraMs(),
+                            "replicas: " + r.phase().name()));
                 }
                 List<Run> others = runs.stream().filter(q -> q != r).toList();
                 if (others.isEmpty()) {
@@ -371,7 +395,8 @@ public final class CapacityReport {
                 }
                 if (others.stream().mapToInt(Run::members).distinct().count() >= 2) {
                     // every process shares this machine's cores: EC/s = cores / (CPU per EC of all processes), a line in N
-                    double[] all = CapacityModel.line(others.stream().map(q -> new double[]{q.members(), q.phase().cpu("all processes")}).toList());
+                    double[] all = CapacityModel
+                            .line(others.stream().map(q -> new double[]{q.members(), q.phase().cpu("all processes")}).toList());
                     double predicted = CapacityModel.saturation(machineCores, all[0] + all[1] * r.members());
                     rows.add(CapacityModel.cells("EC/s on this machine, " + at, "closed loop; the cores full at the CPU per EC of all"
                             + " processes (a + b x N, fitted on the other runs)", predicted, r.phase().achieved(),
@@ -379,7 +404,8 @@ public final class CapacityReport {
                 }
                 double bound = CapacityModel.saturation(machineCores, r.phase().cpu("all processes"));
                 rows.add(CapacityModel.cells("EC/s at the run's own CPU per EC, " + at, "closed loop, " + r.phase().setting()
-                        .getOrDefault("concurrency", "?") + " in flight; the machine's cores full (saturation check)", bound, r.phase().achieved(),
+                        .getOrDefault("concurrency", "?") + " in flight; the machine's cores full (saturation check)", bound,
+                        r.phase().achieved(),
                         CapacityModel.errorPercent(bound, r.phase().achieved())));
             }
         }
@@ -394,8 +420,8 @@ public final class CapacityReport {
         List<CapacityModel.RelayPoint> relay = relayPoints(runs);
         boolean total = mode.startsWith("TOTAL");
         CapacityModel.Sequencer sequencer = total ? CapacityModel.fitSequencer(relay) : CapacityModel.Sequencer.NONE;
-        boolean onOperator = runs.stream().filter(Run::coordinatorKnown).filter(Run::coordinatorOnOperator).count() * 2
-                > runs.stream().filter(Run::coordinatorKnown).count();
+        boolean onOperator = runs.stream().filter(Run::coordinatorKnown).filter(Run::coordinatorOnOperator).count() * 2 > runs.stream()
+                .filter(Run::coordinatorKnown).count();
         return new CapacityModel.EcModel(mode, ea, operator, sequencer, onOperator);
     }
 

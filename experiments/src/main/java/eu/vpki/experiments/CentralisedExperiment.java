@@ -57,7 +57,8 @@ public final class CentralisedExperiment {
             cpusPerHost = List.copyOf(cpusPerHost);
             atPermissions = List.copyOf(atPermissions);
             if (spec.eaReplicas() != 1 || spec.operatorReplicas() != 1 || spec.aas() != 1) {
-                throw new IllegalArgumentException("the centralised experiment runs one EA, one Operator and one AA, not " + spec.describe());
+                throw new IllegalArgumentException(
+                        "the centralised experiment runs one EA, one Operator and one AA, not " + spec.describe());
             }
             if (ecStartRate <= 0 || atStartRate <= 0 || factor <= 1 || maxSteps < 1) {
                 throw new IllegalArgumentException("start rates must be positive, the factor above 1 and at least one step");
@@ -157,12 +158,15 @@ public final class CentralisedExperiment {
         settings.put("load average (1 min) before and after", loadBefore + " / " + Machine.loadAverage());
         settings.put("commit", FaultRun.commit(config.spec().projectDir()));
         settings.put("topology", "one host per authority: " + config.spec().describe() + "; " + network.describe());
-        settings.put("CPU limits swept (cores per host)", limited == null ? "none (not available here)"
+        settings.put("CPU limits swept (cores per host)", limited == null
+                ? "none (not available here)"
                 : config.cpusPerHost().stream().map(CpuLimitedNetwork::cores).collect(Collectors.joining(", ")));
-        settings.put("EC sweep", String.format(Locale.ROOT, "open loop from %s EC/s, x%s per step", ReportCharts.number(config.ecStartRate()),
-                ReportCharts.number(config.factor())));
-        settings.put("AT sweep", String.format(Locale.ROOT, "open loop from %s AT/s, x%s per step", ReportCharts.number(config.atStartRate()),
-                ReportCharts.number(config.factor())));
+        settings.put("EC sweep",
+                String.format(Locale.ROOT, "open loop from %s EC/s, x%s per step", ReportCharts.number(config.ecStartRate()),
+                        ReportCharts.number(config.factor())));
+        settings.put("AT sweep",
+                String.format(Locale.ROOT, "open loop from %s AT/s, x%s per step", ReportCharts.number(config.atStartRate()),
+                        ReportCharts.number(config.factor())));
         settings.put("steps", "at most " + config.maxSteps() + " of " + config.stepDuration() + " each, until achieved < 85 % of offered"
                 + " or success < 50 %");
         settings.put("client workers", Integer.toString(config.workers()));
@@ -173,7 +177,8 @@ public final class CentralisedExperiment {
                 + String.valueOf(System.getenv("VPKI_SERVICE_JVM_OPTS")));
         limits.addAll(0, limitsOf(limited));
         return new ExperimentReport(PaperValues.CENTRALISED, "Centralised PKI: EC and AT latency versus throughput (paper Figs. 3-5)",
-                started, Instant.now(), settings, limits, figures(sweeps), comparisons(sweeps), List.of(CpuMeter.table(cpuRows)), sweeps, complete);
+                started, Instant.now(), settings, limits, figures(sweeps), comparisons(sweeps), List.of(CpuMeter.table(cpuRows)), sweeps,
+                complete);
     }
 
     /** Runs a phase between two CPU snapshots of the cluster's processes and keeps its per-operation costs as a row. */
@@ -218,11 +223,13 @@ public final class CentralisedExperiment {
         limits.add("Every host (RCA, DC, EA with its Redis, Operator with its Redis, AA) and the load client share this machine's " + cores
                 + " cores: a per-host limit caps each host, but the hosts' limits add up to more than the machine, so under load the hosts"
                 + " also wait for one another. The paper had one virtual machine per authority and its clients on others.");
-        limits.add(limited != null ? "A cloud vCPU is one hardware thread; a core here is one of the " + cores + " the kernel schedules"
-                + " (cgroup CPU quota per host). Limits above " + cores + " cores cannot be reproduced here: the paper's 4 and 8 vCPU"
-                + " curves have no counterpart on this machine."
+        limits.add(limited != null
+                ? "A cloud vCPU is one hardware thread; a core here is one of the " + cores + " the kernel schedules"
+                        + " (cgroup CPU quota per host). Limits above " + cores
+                        + " cores cannot be reproduced here: the paper's 4 and 8 vCPU"
+                        + " curves have no counterpart on this machine."
                 : "No CPU limit: this machine has no writable cgroup v1 cpu hierarchy (needs root); every host may use all " + cores
-                + " cores, so the paper's machine sizes are not reproduced.");
+                        + " cores, so the paper's machine sizes are not reproduced.");
         limits.add("The services run our implementation, not the paper's; the comparison is of shape (flat latency, then a knee at"
                 + " saturation) and order of magnitude, not of equal values.");
         limits.add("Requests are built before each step; reading and verifying the answers (ECIES, signature checks) costs the client"
@@ -245,7 +252,8 @@ public final class CentralisedExperiment {
                 new ExperimentReport.Figure("Figs. 3-5", "AT requests: latency versus achieved throughput", note,
                         "achieved throughput (AT/s)", "latency (ms, log scale)", true, at),
                 new ExperimentReport.Figure("Figs. 3-5", "EC requests: latency versus achieved throughput", note
-                        + " The paper gives no EC saturation figure for this setting.", "achieved throughput (EC/s)", "latency (ms, log scale)",
+                        + " The paper gives no EC saturation figure for this setting.", "achieved throughput (EC/s)",
+                        "latency (ms, log scale)",
                         true, ec));
     }
 
@@ -270,8 +278,10 @@ public final class CentralisedExperiment {
     private static List<ExperimentReport.Comparison> comparisons(List<Sweep> sweeps) {
         List<Sweep> at = sweeps.stream().filter(s -> s.operation().equals(PhaseResult.AUTHORIZATION)).toList();
         List<Sweep> ec = sweeps.stream().filter(s -> s.operation().equals(PhaseResult.ENROLMENT)).toList();
-        String saturation = at.isEmpty() ? "not measured" : at.stream().map(s -> String.format(Locale.ROOT, "%s%.0f AT/s (%s)",
-                s.saturated() ? "" : "at least ", s.peakRate(), s.label())).collect(Collectors.joining("; "));
+        String saturation = at.isEmpty()
+                ? "not measured"
+                : at.stream().map(s -> String.format(Locale.ROOT, "%s%.0f AT/s (%s)",
+                        s.saturated() ? "" : "at least ", s.peakRate(), s.label())).collect(Collectors.joining("; "));
         return List.of(
                 new ExperimentReport.Comparison(PaperValues.AT_SATURATION_2_VCPU, saturation),
                 new ExperimentReport.Comparison(PaperValues.AT_SATURATION_4_VCPU, "not reproducible on " + Machine.cores() + " cores"),
@@ -284,8 +294,10 @@ public final class CentralisedExperiment {
         if (sweeps.isEmpty()) {
             return "not measured";
         }
-        return sweeps.stream().map(s -> s.lowestLoad().map(p -> String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms at %.0f %s/s offered (%s)",
-                p.latencyMillis(50), p.latencyMillis(99), p.offeredRate() == null ? 0 : p.offeredRate(), unit, s.label()))
-                .orElse("no success (" + s.label() + ")")).collect(Collectors.joining("; "));
+        return sweeps.stream()
+                .map(s -> s.lowestLoad().map(p -> String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms at %.0f %s/s offered (%s)",
+                        p.latencyMillis(50), p.latencyMillis(99), p.offeredRate() == null ? 0 : p.offeredRate(), unit, s.label()))
+                        .orElse("no success (" + s.label() + ")"))
+                .collect(Collectors.joining("; "));
     }
 }

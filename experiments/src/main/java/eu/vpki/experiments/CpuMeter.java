@@ -136,7 +136,7 @@ public final class CpuMeter {
      * the sequencer, which relays every command to every member), and its CPU ms per successful EC.
      */
     public static java.util.List<java.util.List<String>> replicaRows(String phase, String mode, int eaReplicas, int members,
-                                                                    String coordinator, PhaseResult ec, Map<String, Double> perProcess) {
+                                                                     String coordinator, PhaseResult ec, Map<String, Double> perProcess) {
         java.util.List<java.util.List<String>> out = new java.util.ArrayList<>();
         perProcess.forEach((name, ms) -> {
             boolean replica = name.startsWith("ea-") || name.startsWith("operator-");
@@ -152,9 +152,11 @@ public final class CpuMeter {
 
     /** The table of {@link #replicaRows}. */
     public static ExperimentReport.Table replicaTable(java.util.List<java.util.List<String>> rows) {
-        return new ExperimentReport.Table(REPLICA_TABLE + " (the coordinator is TOTAL order's sequencer)", java.util.List.of("phase", "mode",
-                "EA replicas", "group members", "replica", "coordinator", "JVM (CPU ms per EC)", "redis-server (CPU ms per EC)",
-                "host (CPU ms per EC)", "achieved (EC/s)"), rows);
+        return new ExperimentReport.Table(REPLICA_TABLE + " (the coordinator is TOTAL order's sequencer)",
+                java.util.List.of("phase", "mode",
+                        "EA replicas", "group members", "replica", "coordinator", "JVM (CPU ms per EC)", "redis-server (CPU ms per EC)",
+                        "host (CPU ms per EC)", "achieved (EC/s)"),
+                rows);
     }
 
     private static long cpuNanos(long pid) {

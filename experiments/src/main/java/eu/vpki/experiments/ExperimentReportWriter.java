@@ -44,7 +44,8 @@ public final class ExperimentReportWriter {
             Sweep s = r.sweeps().get(i);
             Map<String, String> settings = new LinkedHashMap<>(r.settings());
             settings.putAll(s.setting());
-            files.addAll(ReportWriter.writeAll(new RunReport(r.title() + ": " + s.label(), s.steps().isEmpty() ? r.startedAt()
+            files.addAll(ReportWriter.writeAll(new RunReport(r.title() + ": " + s.label(), s.steps().isEmpty()
+                    ? r.startedAt()
                     : s.steps().get(0).startedAt(), settings, s.steps()), dir, sweepName(name, i)));
         }
         return files;
@@ -175,8 +176,10 @@ public final class ExperimentReportWriter {
         b.append("</ul>\n<h2>The paper's values beside ours</h2>\n<table><tr><th class=\"l\">paper</th><th class=\"l\">quantity</th>")
                 .append("<th class=\"l\">paper's setting</th><th class=\"l\">paper</th><th class=\"l\">ours (this run)</th></tr>\n");
         for (ExperimentReport.Comparison c : r.comparisons()) {
-            b.append("<tr><td class=\"l\">").append(esc(c.paper().figures())).append("</td><td class=\"l\">").append(esc(c.paper().quantity()))
-                    .append("</td><td class=\"l\">").append(esc(c.paper().setting())).append("</td><td class=\"l\">").append(esc(c.paper().value()))
+            b.append("<tr><td class=\"l\">").append(esc(c.paper().figures())).append("</td><td class=\"l\">")
+                    .append(esc(c.paper().quantity()))
+                    .append("</td><td class=\"l\">").append(esc(c.paper().setting())).append("</td><td class=\"l\">")
+                    .append(esc(c.paper().value()))
                     .append("</td><td class=\"l\">").append(esc(c.ours())).append("</td></tr>\n");
         }
         b.append("</table>\n<h2>Charts</h2>\n<div class=\"charts\">\n");
@@ -199,17 +202,21 @@ public final class ExperimentReportWriter {
         b.append("<h2>Sweeps and measurements</h2>\n");
         for (int i = 0; i < r.sweeps().size(); i++) {
             Sweep s = r.sweeps().get(i);
-            b.append("<h3>").append(esc(s.label())).append("</h3>\n<p>").append(s.steps().stream().allMatch(p -> p.offeredRate() == null) ? "closed loop: the capacity at that concurrency"
-                    : s.saturated() ? "saturated" : "<b>not saturated</b> (ran out of steps or time)")
+            b.append("<h3>").append(esc(s.label())).append("</h3>\n<p>")
+                    .append(s.steps().stream().allMatch(p -> p.offeredRate() == null)
+                            ? "closed loop: the capacity at that concurrency"
+                            : s.saturated() ? "saturated" : "<b>not saturated</b> (ran out of steps or time)")
                     .append(String.format(Locale.ROOT, "; peak %.1f/s; ", s.peakRate())).append("detailed report: <a href=\"")
                     .append(esc(sweepName(name, i))).append(".html\">").append(esc(sweepName(name, i))).append(".html</a></p>\n")
                     .append("<table><tr><th class=\"l\">step</th><th>offered/s</th><th>achieved/s</th><th>ok</th><th>failed</th>")
                     .append("<th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th class=\"l\">failures</th></tr>\n");
             for (PhaseResult p : s.steps()) {
                 b.append(String.format(Locale.ROOT, "<tr><td class=\"l\">%s</td><td>%s</td><td>%.1f</td><td>%d</td><td>%d</td><td>%.2f</td>"
-                                + "<td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td class=\"l\">%s</td></tr>%n", esc(p.phase()),
-                        p.offeredRate() == null ? "-" : String.format(Locale.ROOT, "%.0f", p.offeredRate()), p.achievedRate(), p.succeeded(),
-                        p.failed(), p.latencyMillis(50), p.latencyMillis(90), p.latencyMillis(99), p.latencyMillis(99.9), p.maxLatencyMillis(),
+                        + "<td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td class=\"l\">%s</td></tr>%n", esc(p.phase()),
+                        p.offeredRate() == null ? "-" : String.format(Locale.ROOT, "%.0f", p.offeredRate()), p.achievedRate(),
+                        p.succeeded(),
+                        p.failed(), p.latencyMillis(50), p.latencyMillis(90), p.latencyMillis(99), p.latencyMillis(99.9),
+                        p.maxLatencyMillis(),
                         esc(p.failuresByCode().toString())));
             }
             b.append("</table>\n");

@@ -125,10 +125,12 @@ public final class GeoExperiment {
             LocalCluster.Endpoints e = cluster.endpoints();
             List<URI> vehicleToEa = e.eaReplicas().stream().map(this::proxyTo).toList();
             StationSource stations = new StationSource(http, e, 0, config.atPermissions(), "g");
-            Workload workload = Workload.connect(e.dc(), e.rcaCertificate(), config.atPermissions(), vehicleToEa, e.aas(), true, http, progress);
+            Workload workload = Workload.connect(e.dc(), e.rcaCertificate(), config.atPermissions(), vehicleToEa, e.aas(), true, http,
+                    progress);
             Region ea = config.eaRegion();
             Region remote = config.remoteRegion();
-            placements.add(measure(cluster, 1, "everything in " + ea.place(), mode, ea, ea.oneWayTo(ea), Duration.ZERO, workload, stations));
+            placements
+                    .add(measure(cluster, 1, "everything in " + ea.place(), mode, ea, ea.oneWayTo(ea), Duration.ZERO, workload, stations));
             placements.add(measure(cluster, 2, "vehicles and AAs in " + remote.place() + ", EAs in " + ea.place(), mode, remote,
                     remote.oneWayTo(ea), Duration.ZERO, workload, stations));
             settings.put("logs", context.where(e.logDir()));
@@ -145,10 +147,12 @@ public final class GeoExperiment {
         settings.put("commit", FaultRun.commit(config.spec().projectDir()));
         settings.put("topology", "one host per service: " + config.spec().describe() + ", the EA replicas and the Operator in "
                 + config.eaRegion() + "; " + network.describe());
-        settings.put("topology, configuration 3", config.bothRegionsModes().isEmpty() ? "not run" : "per mode a cluster of "
-                + config.regionalReplicas() + " EA replicas, an Operator and an AA in each of " + config.eaRegion() + " and "
-                + config.remoteRegion() + ", one replication group; the vehicles of " + config.remoteRegion().place()
-                + " register at its Operator and use its EA replicas and AA directly");
+        settings.put("topology, configuration 3", config.bothRegionsModes().isEmpty()
+                ? "not run"
+                : "per mode a cluster of "
+                        + config.regionalReplicas() + " EA replicas, an Operator and an AA in each of " + config.eaRegion() + " and "
+                        + config.remoteRegion() + ", one replication group; the vehicles of " + config.remoteRegion().place()
+                        + " register at its Operator and use its EA replicas and AA directly");
         settings.put("WAN emulation", "configurations 1 and 2: a delaying TCP proxy (DelayingProxy, in the load client's process at "
                 + network.launcherAddress() + ") in front of each EA replica for the vehicles and for the AAs, no replication delay"
                 + " (every replica in one region); configuration 3: every replication message between replicas of different regions"
@@ -281,7 +285,8 @@ public final class GeoExperiment {
         long atCount = (long) Math.ceil(config.atRate() * config.window().toSeconds());
         PhaseResult at = workload.fetch("AT, " + name + label(configuration, mode), enrolled, atCount, new LoadModel.Open(config.atRate(),
                 atCount, config.window().plusSeconds(2), config.workers()));
-        cpuRows.add(CpuMeter.row("AT, " + name + label(configuration, mode), at, CpuMeter.perOperation(between, CpuMeter.snapshot(cluster), at)));
+        cpuRows.add(CpuMeter.row("AT, " + name + label(configuration, mode), at,
+                CpuMeter.perOperation(between, CpuMeter.snapshot(cluster), at)));
         return new Placement(configuration, name, mode, vehicles, oneWay, replicationOneWay, ec, at);
     }
 
@@ -366,17 +371,20 @@ public final class GeoExperiment {
         }
         return new ExperimentReport.Table("Latency per configuration against one round trip plus local processing",
                 List.of("configuration", "placement", "mode", "one-way delay vehicles/AAs to their EAs", "one-way delay between the"
-                                + " replicas' regions", "EC p50 / p99 ms", "EC bound: local p50 + one round trip", "AT p50 / p99 ms",
-                        "AT bound: local p50 + the AA-to-EA round trip", "AT p99 minus configuration 1's (goal in 3: within 2 ms)", "failed"),
+                        + " replicas' regions", "EC p50 / p99 ms", "EC bound: local p50 + one round trip", "AT p50 / p99 ms",
+                        "AT bound: local p50 + the AA-to-EA round trip", "AT p99 minus configuration 1's (goal in 3: within 2 ms)",
+                        "failed"),
                 rows);
     }
 
     private static List<Sweep> sweeps(List<Placement> placements, Region eaRegion) {
         List<Sweep> out = new ArrayList<>();
         for (Placement p : placements) {
-            Map<String, String> setting = Map.of("configuration", Integer.toString(p.configuration()), "placement", p.name(), "mode", p.mode(),
+            Map<String, String> setting = Map.of("configuration", Integer.toString(p.configuration()), "placement", p.name(), "mode",
+                    p.mode(),
                     "oneWayDelayMs", Long.toString(p.oneWay().toMillis()), "replicationOneWayDelayMs",
-                    Long.toString(p.replicationOneWay().toMillis()), "eaRegion", eaRegion.awsName(), "vehiclesRegion", p.vehicles().awsName());
+                    Long.toString(p.replicationOneWay().toMillis()), "eaRegion", eaRegion.awsName(), "vehiclesRegion",
+                    p.vehicles().awsName());
             String label = p.name() + label(p.configuration(), p.mode());
             out.add(new Sweep("EC, " + label, PhaseResult.ENROLMENT, setting, List.of(p.ec())));
             out.add(new Sweep("AT, " + label, PhaseResult.AUTHORIZATION, setting, List.of(p.at())));

@@ -45,7 +45,8 @@ public final class PaperValues {
             new PaperValue("Figs. 8-11", GEOGRAPHIC, "EC and AT latency", "everything in Ireland", "10-20 ms"),
             new PaperValue("Figs. 8-11", GEOGRAPHIC, "EC and AT latency", "AAs and clients in US West, EAs in Europe", "about 300 ms"),
             new PaperValue("Figs. 8-11", GEOGRAPHIC, "AT latency", "groups replicated in both regions", "back to about 10 ms"),
-            new PaperValue("Figs. 8-11", GEOGRAPHIC, "EC latency", "groups replicated in both regions", "stays slow (cross-region replication)"));
+            new PaperValue("Figs. 8-11", GEOGRAPHIC, "EC latency", "groups replicated in both regions",
+                    "stays slow (cross-region replication)"));
 
     private PaperValues() {
     }

@@ -12,10 +12,8 @@ import java.util.Locale;
  * a data centre's.
  */
 public enum Region {
-    IRELAND("eu-west-1", "Ireland"),
-    FRANKFURT("eu-central-1", "Frankfurt"),
-    US_EAST("us-east-1", "N. Virginia"),
-    US_WEST("us-west-2", "Oregon");
+    IRELAND("eu-west-1", "Ireland"), FRANKFURT("eu-central-1", "Frankfurt"), US_EAST("us-east-1", "N. Virginia"), US_WEST("us-west-2",
+            "Oregon");
 
     /** One-way delays in milliseconds, in the order of the constants; symmetric. */
     private static final int[][] ONE_WAY_MS = {

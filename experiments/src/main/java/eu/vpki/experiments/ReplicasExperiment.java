@@ -195,13 +195,15 @@ public final class ReplicasExperiment {
                     throw new IllegalStateException("no station enrolled: no AT can be asked for");
                 }
                 for (int k : config.aaCounts()) {
-                    Workload at = Workload.connect(e.dc(), e.rcaCertificate(), config.atPermissions(), e.eaReplicas(), e.aas().subList(0, k),
+                    Workload at = Workload.connect(e.dc(), e.rcaCertificate(), config.atPermissions(), e.eaReplicas(),
+                            e.aas().subList(0, k),
                             true, http, progress);
                     log.accept(label + ": AT closed loop over " + k + " AAs");
                     Map<String, Long> atBefore = CpuMeter.snapshot(cluster);
                     PhaseResult r = at.fetch("AT, " + k + " AAs", enrolled, config.stations(),
                             new LoadModel.Closed(config.concurrency(), config.stations(), config.window()));
-                    cpuRows.add(CpuMeter.row("AT, " + k + " AAs (" + label + ")", r, CpuMeter.perOperation(atBefore, CpuMeter.snapshot(cluster), r)));
+                    cpuRows.add(CpuMeter.row("AT, " + k + " AAs (" + label + ")", r,
+                            CpuMeter.perOperation(atBefore, CpuMeter.snapshot(cluster), r)));
                     atByAas.add(r);
                 }
             }
@@ -228,8 +230,10 @@ public final class ReplicasExperiment {
         }
         List<ExperimentReport.Curve> at = new ArrayList<>();
         at.add(new ExperimentReport.Curve("ours", "#ff7f0e", "", ExperimentReport.Kind.MEASURED,
-                IntStream.range(0, atByAas.size()).mapToObj(i -> new double[]{config.aaCounts().get(i), atByAas.get(i).achievedRate()}).toList()));
-        at.add(new ExperimentReport.Curve("paper: about 100 AT/s per group, close to linear", "#777777", "3,4", ExperimentReport.Kind.MEASURED,
+                IntStream.range(0, atByAas.size()).mapToObj(i -> new double[]{config.aaCounts().get(i), atByAas.get(i).achievedRate()})
+                        .toList()));
+        at.add(new ExperimentReport.Curve("paper: about 100 AT/s per group, close to linear", "#777777", "3,4",
+                ExperimentReport.Kind.MEASURED,
                 config.aaCounts().stream().map(n -> new double[]{n, 100.0 * n}).toList()));
         String shared = "All on this " + Machine.cores() + "-core machine: every added replica or AA shares the same cores.";
         return List.of(
@@ -248,8 +252,11 @@ public final class ReplicasExperiment {
     }
 
     private List<ExperimentReport.Comparison> comparisons(List<Run> runs, List<PhaseResult> atByAas) {
-        String at = atByAas.isEmpty() ? "not measured" : IntStream.range(0, atByAas.size()).mapToObj(i -> String.format(Locale.ROOT,
-                "%.0f AT/s with %d AAs", atByAas.get(i).achievedRate(), config.aaCounts().get(i))).collect(Collectors.joining("; "));
+        String at = atByAas.isEmpty()
+                ? "not measured"
+                : IntStream.range(0, atByAas.size()).mapToObj(i -> String.format(Locale.ROOT,
+                        "%.0f AT/s with %d AAs", atByAas.get(i).achievedRate(), config.aaCounts().get(i)))
+                        .collect(Collectors.joining("; "));
         List<PaperValues.PaperValue> paper = PaperValues.of(PaperValues.DISTRIBUTED);
         List<ExperimentReport.Comparison> out = new ArrayList<>();
         out.add(new ExperimentReport.Comparison(paper.get(0), at + " (on " + Machine.cores() + " cores)"));
@@ -263,8 +270,10 @@ public final class ReplicasExperiment {
     /** EC/s of the runs whose mode starts with {@code prefix}, by replica count. */
     private static String ecOf(List<Run> runs, String prefix) {
         List<Run> of = runs.stream().filter(r -> r.mode().startsWith(prefix)).toList();
-        return of.isEmpty() ? "not measured" : of.stream().map(r -> String.format(Locale.ROOT, "%s, %d replicas: %.0f EC/s", r.mode(),
-                r.replicas(), r.ec().achievedRate())).collect(Collectors.joining("; "));
+        return of.isEmpty()
+                ? "not measured"
+                : of.stream().map(r -> String.format(Locale.ROOT, "%s, %d replicas: %.0f EC/s", r.mode(),
+                        r.replicas(), r.ec().achievedRate())).collect(Collectors.joining("; "));
     }
 
     /** How EC/s changed from the fewest to the most replicas, per mode starting with {@code prefix}. */
@@ -291,7 +300,8 @@ public final class ReplicasExperiment {
                     r.history()));
         }
         return new ExperimentReport.Table("Consistency anomalies under load (fault harness checks, no faults injected)",
-                List.of("mode", "EA replicas", "EC/s", "stale validations", "read-your-writes violations", "history, relative to this report (./vpki faults --recheck)"),
+                List.of("mode", "EA replicas", "EC/s", "stale validations", "read-your-writes violations",
+                        "history, relative to this report (./vpki faults --recheck)"),
                 rows);
     }
 
@@ -304,8 +314,10 @@ public final class ReplicasExperiment {
         List<Sweep> out = new ArrayList<>();
         for (Run r : runs) {
             out.add(new Sweep("EC, " + r.mode() + ", " + r.replicas() + " EA replicas", PhaseResult.ENROLMENT,
-                    Map.of("mode", r.mode(), "eaReplicas", Integer.toString(r.replicas()), "operators", Integer.toString(config.operators()),
-                            "concurrency", Integer.toString(config.concurrency())), List.of(r.ec())));
+                    Map.of("mode", r.mode(), "eaReplicas", Integer.toString(r.replicas()), "operators",
+                            Integer.toString(config.operators()),
+                            "concurrency", Integer.toString(config.concurrency())),
+                    List.of(r.ec())));
         }
         for (int i = 0; i < atByAas.size(); i++) {
             out.add(new Sweep("AT, " + config.aaCounts().get(i) + " AAs", PhaseResult.AUTHORIZATION,

@@ -34,7 +34,8 @@ public record Sweep(String label, String operation, Map<String, String> setting,
 
     /** The step at the lowest offered rate that succeeded at least once: latency before saturation. */
     public Optional<PhaseResult> lowestLoad() {
-        return steps.stream().filter(p -> p.succeeded() > 0).min(Comparator.comparingDouble(p -> p.offeredRate() == null ? 0 : p.offeredRate()));
+        return steps.stream().filter(p -> p.succeeded() > 0)
+                .min(Comparator.comparingDouble(p -> p.offeredRate() == null ? 0 : p.offeredRate()));
     }
 
     public long attempted() {

@@ -28,12 +28,14 @@ class CapacityReportTest {
             sweep(replicas, "EC, FIFO + ASYNC, " + n + " EA replicas", "enrolment", Map.of("mode", "FIFO + ASYNC", "eaReplicas",
                     Integer.toString(n), "operators", "2", "concurrency", "32"), "EC FIFO + ASYNC, " + n + " EA replicas", 250, 40, false);
             cpu(replicas, "EC, FIFO + ASYNC, " + n + " EA replicas", Map.of("Operator JVMs", 0.6, "Operator redis-servers", 0.2,
-                    "all processes", 8.0, "busiest EA JVM", 3.0 / n + 0.8, "busiest EA redis-server", 1.0 / n + 0.2, "busiest AA JVM", 0.0));
+                    "all processes", 8.0, "busiest EA JVM", 3.0 / n + 0.8, "busiest EA redis-server", 1.0 / n + 0.2, "busiest AA JVM",
+                    0.0));
         }
         // centralised: an AT sweep at 1 core per host, the AA the busiest host at 2 ms per AT: 500 AT/s; the machine (2 cores,
         // 3 ms per AT in all) 666.7: the bound is the AA's
         ObjectNode centralised = report(PaperValues.CENTRALISED);
-        ObjectNode sweep = sweep(centralised, "AT, 1 core per host", "authorization", Map.of("cpusPerHost", "1"), "AT 1c 100", 100, 20, false);
+        ObjectNode sweep = sweep(centralised, "AT, 1 core per host", "authorization", Map.of("cpusPerHost", "1"), "AT 1c 100", 100, 20,
+                false);
         step(sweep, "AT 1c 250", 250, 25, false);
         step(sweep, "AT 1c 450", 450, 60, true);
         for (String phase : List.of("AT 1c 100", "AT 1c 250", "AT 1c 450")) {
@@ -50,7 +52,8 @@ class CapacityReportTest {
         sweep(geo, "AT, everything in Ireland", "authorization", one, "AT, everything in Ireland", 10, 15, false);
         sweep(geo, "EC, both, FIFO + SYNC", "enrolment", three, "EC, both, FIFO + SYNC", 5, 160, false);
         sweep(geo, "AT, both, FIFO + SYNC", "authorization", three, "AT, both, FIFO + SYNC", 10, 15, false);
-        for (String phase : List.of("EC, everything in Ireland", "AT, everything in Ireland", "EC, both, FIFO + SYNC", "AT, both, FIFO + SYNC")) {
+        for (String phase : List.of("EC, everything in Ireland", "AT, everything in Ireland", "EC, both, FIFO + SYNC",
+                "AT, both, FIFO + SYNC")) {
             cpu(geo, phase, Map.of("all processes", 5.0));
         }
 
@@ -66,7 +69,8 @@ class CapacityReportTest {
         assertThat(validation.stream().filter(v -> v.get(0).startsWith("EA host CPU per EC"))).hasSize(3)
                 .allSatisfy(v -> assertThat(Double.parseDouble(v.get(4))).isCloseTo(0, within(1e-6)));
         // machine bound: 2 cores x 1000 / 8 ms = 250 EC/s, as measured
-        assertThat(validation.stream().filter(v -> v.get(0).startsWith("EC/s at the run's own CPU per EC, FIFO + ASYNC, 3"))).singleElement()
+        assertThat(validation.stream().filter(v -> v.get(0).startsWith("EC/s at the run's own CPU per EC, FIFO + ASYNC, 3")))
+                .singleElement()
                 .satisfies(v -> assertThat(v.get(2)).isEqualTo("250"));
         // centralised: saturation at the AA's 500 AT/s against a measured peak of 450: +11.1 %
         assertThat(validation.stream().filter(v -> v.get(0).equals("saturation, AT, 1 core per host"))).singleElement()
@@ -155,7 +159,8 @@ class CapacityReportTest {
         assertThat(totalEcs.get(0)).isGreaterThan(totalEcs.get(totalEcs.size() - 1) * 1.5);
         assertThat(fifoEcs).isSorted();
         // 50 groups, every host c6i.large: the sequencer's host at 0.8 + 0.1 + 0.02 x 99 = 2.88 ms on 2 cores = 694 EC/s
-        List<String> fifty = prediction.stream().filter(p -> p.get(0).equals("TOTAL + SYNC") && p.get(1).equals("50")).findFirst().orElseThrow();
+        List<String> fifty = prediction.stream().filter(p -> p.get(0).equals("TOTAL + SYNC") && p.get(1).equals("50")).findFirst()
+                .orElseThrow();
         assertThat(fifty.get(3)).isEqualTo("694");
         assertThat(fifty.get(9)).isEqualTo("sequencer (Operator host)");
     }
@@ -168,7 +173,8 @@ class CapacityReportTest {
                                    double hostMs) {
         ArrayNode row = rows.addArray();
         for (String cell : List.of(phase, mode, Integer.toString(n), Integer.toString(members), replica, coordinator ? "yes" : "no",
-                String.format(java.util.Locale.ROOT, "%.6f", hostMs), "0.000000", String.format(java.util.Locale.ROOT, "%.6f", hostMs), "100.0")) {
+                String.format(java.util.Locale.ROOT, "%.6f", hostMs), "0.000000", String.format(java.util.Locale.ROOT, "%.6f", hostMs),
+                "100.0")) {
             row.add(cell);
         }
     }

@@ -34,15 +34,16 @@ class ExperimentReportWriterTest {
                         step(PhaseResult.AUTHORIZATION, 40, 25, 900)));
         ExperimentReport.Figure figure = new ExperimentReport.Figure("Figs. 3-5", "AT latency", "2 cores cannot show 8 vCPU.", "AT/s",
                 "latency (ms)", true, List.of(
-                new ExperimentReport.Curve("ours p50", "#d62728", "", ExperimentReport.Kind.MEASURED,
-                        at.steps().stream().map(p -> new double[]{p.achievedRate(), p.latencyMillis(50)}).toList()),
-                ExperimentReport.Curve.paperX("paper: >300 AT/s, 8 vCPU", 300),
-                ExperimentReport.Curve.paperY("paper: ~20 ms before saturation", 20)));
+                        new ExperimentReport.Curve("ours p50", "#d62728", "", ExperimentReport.Kind.MEASURED,
+                                at.steps().stream().map(p -> new double[]{p.achievedRate(), p.latencyMillis(50)}).toList()),
+                        ExperimentReport.Curve.paperX("paper: >300 AT/s, 8 vCPU", 300),
+                        ExperimentReport.Curve.paperY("paper: ~20 ms before saturation", 20)));
         return new ExperimentReport(PaperValues.CENTRALISED, "Centralised", T0, T0.plusSeconds(95), Map.of("machine", "2 cores"),
                 List.of("Limits above 2 cores cannot be reproduced here."), List.of(figure),
                 List.of(new ExperimentReport.Comparison(PaperValues.AT_SATURATION_2_VCPU, "25 AT/s (AT, 1 core per host)")),
                 List.of(new ExperimentReport.Table("Consistency anomalies", List.of("mode", "stale validations"),
-                        List.of(List.of("FIFO + ASYNC", "3 of 120")))), List.of(at), true);
+                        List.of(List.of("FIFO + ASYNC", "3 of 120")))),
+                List.of(at), true);
     }
 
     @Test

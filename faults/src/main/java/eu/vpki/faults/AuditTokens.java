@@ -42,7 +42,8 @@ final class AuditTokens {
                 while ((line = in.readLine()) != null) {
                     Matcher m = ISSUED.matcher(line);
                     if (m.find()) {
-                        tokens.add(new RunRecord.IssuedToken(m.group(3), m.group(1).toUpperCase(java.util.Locale.ROOT), m.group(2), replica));
+                        tokens.add(
+                                new RunRecord.IssuedToken(m.group(3), m.group(1).toUpperCase(java.util.Locale.ROOT), m.group(2), replica));
                     }
                 }
             }

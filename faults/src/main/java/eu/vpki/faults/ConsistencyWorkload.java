@@ -160,7 +160,8 @@ public final class ConsistencyWorkload implements AutoCloseable {
         runner = new Thread(() -> new LoadRunner().run("consistency", "mixed", model, i -> {
             operation();
             return Outcome.OK;
-        }, p -> { }, stop), "faults-workload");
+        }, p -> {
+        }, stop), "faults-workload");
         runner.setDaemon(true);
         runner.start();
     }
@@ -320,8 +321,10 @@ public final class ConsistencyWorkload implements AutoCloseable {
                 double x = r.nextDouble();
                 type = x < 0.6 ? Op.Type.REACTIVATE : x < 0.8 ? Op.Type.REVOKE : Op.Type.PERMISSIONS;
             }
-            int variant = type == Op.Type.PERMISSIONS ? (slot.permissions + 1 + r.nextInt(PERMISSION_VARIANTS.size() - 1))
-                    % PERMISSION_VARIANTS.size() : slot.permissions;
+            int variant = type == Op.Type.PERMISSIONS
+                    ? (slot.permissions + 1 + r.nextInt(PERMISSION_VARIANTS.size() - 1))
+                            % PERMISSION_VARIANTS.size()
+                    : slot.permissions;
             StationStatus status = switch (type) {
                 case SUSPEND -> StationStatus.SUSPENDED;
                 case REACTIVATE -> StationStatus.ACTIVE;
@@ -363,7 +366,8 @@ public final class ConsistencyWorkload implements AutoCloseable {
             boolean suspend = ThreadLocalRandom.current().nextBoolean();
             int variant = (slot.permissions + 1) % PERMISSION_VARIANTS.size();
             CompletableFuture<Op> revoke = CompletableFuture.supplyAsync(
-                    () -> uninterrupted(() -> operatorWrite(slot, Op.Type.REVOKE, a, StationStatus.REVOKED, slot.permissions, race)), racers);
+                    () -> uninterrupted(() -> operatorWrite(slot, Op.Type.REVOKE, a, StationStatus.REVOKED, slot.permissions, race)),
+                    racers);
             CompletableFuture<Op> other = CompletableFuture.supplyAsync(() -> uninterrupted(() -> suspend
                     ? operatorWrite(slot, Op.Type.SUSPEND, b, StationStatus.SUSPENDED, slot.permissions, race)
                     : operatorWrite(slot, Op.Type.PERMISSIONS, b, StationStatus.ACTIVE, variant, race)), racers);
@@ -485,8 +489,10 @@ public final class ConsistencyWorkload implements AutoCloseable {
             int b = (a + 1 + pick(eaReplicas.size() - 1)) % eaReplicas.size();
             SimulatedStation copyA = new SimulatedStation(base.canonicalId(), base.canonicalKey());
             SimulatedStation copyB = new SimulatedStation(base.canonicalId(), base.canonicalKey());
-            CompletableFuture<Op> first = CompletableFuture.supplyAsync(() -> uninterrupted(() -> initialEnrolment(copyA, a, race)), racers);
-            CompletableFuture<Op> second = CompletableFuture.supplyAsync(() -> uninterrupted(() -> initialEnrolment(copyB, b, race)), racers);
+            CompletableFuture<Op> first = CompletableFuture.supplyAsync(() -> uninterrupted(() -> initialEnrolment(copyA, a, race)),
+                    racers);
+            CompletableFuture<Op> second = CompletableFuture.supplyAsync(() -> uninterrupted(() -> initialEnrolment(copyB, b, race)),
+                    racers);
             Op x = first.join();
             Op y = second.join();
             if (x.acknowledged() && (!y.acknowledged() || x.completedMs() >= y.completedMs())) {

@@ -169,7 +169,8 @@ public final class FaultReport {
             for (FaultPlan p : run.info().schedule()) {
                 kinds.put(p.index(), p.kind());
             }
-            java.util.function.Predicate<Finding> mine = f -> all || (f.faultIndex() < 0 ? fault.equals(AvailabilityChecker.NONE)
+            java.util.function.Predicate<Finding> mine = f -> all || (f.faultIndex() < 0
+                    ? fault.equals(AvailabilityChecker.NONE)
                     : kinds.get(f.faultIndex()) != null && kinds.get(f.faultIndex()).label().equals(fault));
             CheckResult availability = run.results().get(Check.AVAILABILITY);
             if (all) {
@@ -236,7 +237,6 @@ public final class FaultReport {
                 staleViolations, staleOnLost, maxStale, minority, sequence, activeEc, liveness, unreadable, resources, peakHeap, peakLog);
     }
 
-
     private static List<String> availabilityKinds() {
         List<String> kinds = new ArrayList<>();
         for (FaultKind k : FaultKind.values()) {
@@ -261,8 +261,11 @@ public final class FaultReport {
                     measured.add(summary(r));
                     measuredAtAll |= !r.note().contains("not measured");
                 }
-                Verdict verdict = promised == null ? Verdict.NO_PROMISE : !measuredAtAll ? Verdict.NOT_MEASURED
-                        : violations > 0 ? Verdict.VIOLATED : Verdict.KEPT;
+                Verdict verdict = promised == null
+                        ? Verdict.NO_PROMISE
+                        : !measuredAtAll
+                                ? Verdict.NOT_MEASURED
+                                : violations > 0 ? Verdict.VIOLATED : Verdict.KEPT;
                 out.add(new Promise(mode, check, promised == null ? "(no promise under faults)" : promised, String.join(" | ", measured),
                         verdict));
             }
@@ -275,7 +278,8 @@ public final class FaultReport {
         String text = switch (r.check()) {
             case LOST_WRITES -> r.figure("lost") + " of " + r.figure("acknowledgedWrites") + " acknowledged writes lost ("
                     + r.figure("lostEverywhere") + " on every replica; " + r.figure("lostWithOriginCrash")
-                    + " died with their origin, ASYNC); unreadable replicas: " + r.figure("unreadableReplicas") + "; refused enrolments stored anyway: "
+                    + " died with their origin, ASYNC); unreadable replicas: " + r.figure("unreadableReplicas")
+                    + "; refused enrolments stored anyway: "
                     + r.figure("refusedEnrolmentsStored");
             case DIVERGENCE -> r.figure("differingKeys") + " of " + r.figure("keys") + " keys differ, " + r.figure("distinctDigests")
                     + " distinct digests over " + r.figure("replicasRead") + " replicas"

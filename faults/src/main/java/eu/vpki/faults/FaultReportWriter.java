@@ -42,11 +42,12 @@ public final class FaultReportWriter {
 
     public static String text(FaultReport report) {
         StringBuilder b = new StringBuilder();
-        b.append("vpki fault-injection report: ").append(report.runs().size()).append(report.runs().size() == 1 ? " run" : " runs").append('\n');
+        b.append("vpki fault-injection report: ").append(report.runs().size()).append(report.runs().size() == 1 ? " run" : " runs")
+                .append('\n');
         int n = 1;
         for (FaultReport.RunResult run : report.runs()) {
             b.append(String.format(Locale.ROOT, "  run %d: %s, seed %d, %s, started %s, %.0f s, %d operations, %d faults injected"
-                            + " (%d skipped, %d not recovered), quiet %d s, failure detection %d s%n      history %s%n",
+                    + " (%d skipped, %d not recovered), quiet %d s, failure detection %d s%n      history %s%n",
                     n++, run.mode(), run.info().seed(), run.info().network(), run.info().started(), run.info().durationMs() / 1000.0,
                     run.ops(), run.count(FaultReport.FaultCount::injected), run.count(FaultReport.FaultCount::skipped),
                     run.count(FaultReport.FaultCount::unrecovered), run.info().quietMs() / 1000, run.info().failureDetectionMs() / 1000,
@@ -56,11 +57,15 @@ public final class FaultReportWriter {
             }
         }
         b.append('\n').append(String.format(Locale.ROOT, ROW_FORMAT, "mode", "fault", "inj", "skip", "unrec", "mean s", "ops", "avail%",
-                "lost", "(allowed)", "div.keys", "RYW", "stale", "(viol)", "lostrev", "max ms", "minor", "seq", "1ec", "live", "unread", "res", "heap MB", "log max"));
+                "lost", "(allowed)", "div.keys", "RYW", "stale", "(viol)", "lostrev", "max ms", "minor", "seq", "1ec", "live", "unread",
+                "res", "heap MB", "log max"));
         for (FaultReport.Row r : report.rows()) {
             b.append(String.format(Locale.ROOT, ROW_FORMAT, r.mode(), r.fault(), count(r.injected(), r), count(r.skipped(), r),
-                    count(r.unrecovered(), r), r.fault().equals(AvailabilityChecker.NONE) ? "-" : String.format(Locale.ROOT, "%.1f",
-                            r.meanFaultMs() / 1000.0), r.ops(), r.availability() < 0 ? "-" : String.format(Locale.ROOT, "%.1f", r.availability()),
+                    count(r.unrecovered(), r), r.fault().equals(AvailabilityChecker.NONE)
+                            ? "-"
+                            : String.format(Locale.ROOT, "%.1f",
+                                    r.meanFaultMs() / 1000.0),
+                    r.ops(), r.availability() < 0 ? "-" : String.format(Locale.ROOT, "%.1f", r.availability()),
                     r.lost(), "(" + r.lostAllowed() + ")", r.divergentKeys(), r.rywViolations(), r.stale(), "(" + r.staleViolations() + ")",
                     r.staleOnLostRevocation(), r.maxStalenessMs(), r.minorityAcks(), r.sequenceViolations(), r.activeEcViolations(),
                     r.livenessViolations(), r.unreadableReplicas(), r.resourceViolations(), r.fault().equals("all") ? r.peakHeapMb() : "-",
@@ -205,9 +210,11 @@ public final class FaultReportWriter {
         b.append("<h2>Runs</h2>\n<table><tr><th class=\"l\">mode</th><th>seed</th><th class=\"l\">network</th><th>operations</th>")
                 .append("<th>faults</th><th>skipped</th><th>not recovered</th><th>duration s</th><th class=\"l\">history</th></tr>\n");
         for (FaultReport.RunResult run : report.runs()) {
-            b.append("<tr><td class=\"l\">").append(esc(run.mode())).append("</td><td>").append(run.info().seed()).append("</td><td class=\"l\">")
+            b.append("<tr><td class=\"l\">").append(esc(run.mode())).append("</td><td>").append(run.info().seed())
+                    .append("</td><td class=\"l\">")
                     .append(esc(run.info().network())).append("</td><td>").append(run.ops()).append("</td><td>")
-                    .append(run.count(FaultReport.FaultCount::injected)).append("</td><td>").append(run.count(FaultReport.FaultCount::skipped))
+                    .append(run.count(FaultReport.FaultCount::injected)).append("</td><td>")
+                    .append(run.count(FaultReport.FaultCount::skipped))
                     .append("</td><td>").append(run.count(FaultReport.FaultCount::unrecovered)).append("</td><td>")
                     .append(run.info().durationMs() / 1000).append("</td><td class=\"l\"><code>").append(esc(run.history()))
                     .append("</code></td></tr>\n");
@@ -259,8 +266,10 @@ public final class FaultReportWriter {
                 if (r.findings().isEmpty()) {
                     continue;
                 }
-                b.append("<h3>").append(esc(run.mode())).append(", seed ").append(run.info().seed()).append(": ").append(esc(r.check().title()))
-                        .append(" (").append(r.findings().size()).append(" findings, ").append(r.violations()).append(" violations)</h3>\n<ul>\n");
+                b.append("<h3>").append(esc(run.mode())).append(", seed ").append(run.info().seed()).append(": ")
+                        .append(esc(r.check().title()))
+                        .append(" (").append(r.findings().size()).append(" findings, ").append(r.violations())
+                        .append(" violations)</h3>\n<ul>\n");
                 for (Finding f : r.findings().subList(0, Math.min(LISTED_FINDINGS, r.findings().size()))) {
                     b.append("<li").append(f.violation() ? " class=\"bad\"" : "").append(">").append(esc(attribution(run, f)))
                             .append("<code>").append(esc(f.subject())).append("</code>: ").append(esc(f.detail())).append("</li>\n");

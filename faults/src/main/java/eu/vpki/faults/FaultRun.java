@@ -99,7 +99,8 @@ public final class FaultRun {
         ClusterSpec spec = config.spec();
         List<FaultPlan> schedule = FaultSchedule.draw(config.seed(), config.counts(), spec.groupSize(), config.failureDetection(),
                 config.timing());
-        log.accept(String.format("%s: %d faults drawn from seed %d on %s", spec.mode(), schedule.size(), config.seed(), network.describe()));
+        log.accept(
+                String.format("%s: %d faults drawn from seed %d on %s", spec.mode(), schedule.size(), config.seed(), network.describe()));
         Instant started = Instant.now();
         History history = new History();
         List<FaultEvent> events = new ArrayList<>();
@@ -139,7 +140,8 @@ public final class FaultRun {
                 long firstFault = history.now();
                 for (FaultPlan plan : schedule) {
                     if (history.now() - firstFault > config.budget().toMillis()) {
-                        events.add(injector.skip(plan, "skipped: the run's time budget (" + config.budget().toMinutes() + " min) was spent"));
+                        events.add(
+                                injector.skip(plan, "skipped: the run's time budget (" + config.budget().toMinutes() + " min) was spent"));
                         continue;
                     }
                     events.add(injector.inject(plan));
@@ -212,7 +214,8 @@ public final class FaultRun {
     }
 
     private static ConsistencyWorkload workload(LocalCluster cluster, History history, HttpClient http,
-                                                ConsistencyWorkload.Settings settings) throws IOException {
+                                                ConsistencyWorkload.Settings settings)
+            throws IOException {
         LocalCluster.Endpoints e = cluster.endpoints();
         Clock clock = Clock.systemUTC();
         EtsiCertificate rca = EtsiCertificate.decode(Files.readAllBytes(e.rcaCertificate()));
@@ -265,7 +268,8 @@ public final class FaultRun {
     /** The checkout's commit (and whether the replication code differs from it), or "unknown". */
     public static String commit(Path projectDir) {
         try {
-            Process p = new ProcessBuilder("git", "-C", projectDir.toString(), "log", "-1", "--format=%h %cs %s").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("git", "-C", projectDir.toString(), "log", "-1", "--format=%h %cs %s").redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             Process dirty = new ProcessBuilder("git", "-C", projectDir.toString(), "status", "--porcelain", "--",
                     "common/src/main/java/eu/vpki/common/replication", "common/src/main/resources").redirectErrorStream(true).start();

@@ -73,7 +73,7 @@ public final class FaultSchedule {
             long hold = switch (kind) {
                 case REPLICA_KILL, REDIS_KILL, SEQUENCER_KILL -> between(random, timing.restartDelayMin(), timing.restartDelayMax());
                 case PAUSE, PARTITION_MINORITY, PARTITION_COORDINATOR ->
-                        fd + between(random, timing.overDetectionMin(), timing.overDetectionMax());
+                    fd + between(random, timing.overDetectionMin(), timing.overDetectionMax());
                 case FULL_RESTART -> between(random, timing.writeWindowMin(), timing.writeWindowMax());
             };
             long gap = between(random, timing.gapMin(), timing.gapMax());

@@ -64,7 +64,7 @@ public final class GroupViews {
         }
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                            replica.jvm().managementUrl().resolve(URI.create("/actuator/metrics/vpki.replication.view.size")))
+                    replica.jvm().managementUrl().resolve(URI.create("/actuator/metrics/vpki.replication.view.size")))
                     .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 return -1;
@@ -128,7 +128,8 @@ public final class GroupViews {
                     }
                 }
                 long entries = 0;
-                redis.clients.jedis.params.ScanParams params = new redis.clients.jedis.params.ScanParams().match(logPrefix + "*").count(100);
+                redis.clients.jedis.params.ScanParams params = new redis.clients.jedis.params.ScanParams().match(logPrefix + "*")
+                        .count(100);
                 String cursor = redis.clients.jedis.params.ScanParams.SCAN_POINTER_START;
                 do {
                     redis.clients.jedis.resps.ScanResult<String> page = jedis.scan(cursor, params);
@@ -149,7 +150,7 @@ public final class GroupViews {
     private long metric(ReplicaNode replica, String name) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(replica.jvm().managementUrl()
-                            .resolve(URI.create("/actuator/metrics/" + name + "?tag=area:heap")))
+                    .resolve(URI.create("/actuator/metrics/" + name + "?tag=area:heap")))
                     .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 return -1;

@@ -123,7 +123,8 @@ public final class HistoryFile {
                     case "state" -> states.add(state(n));
                     case "healed" -> healed = n.get("atMs").asLong();
                     case "resources" -> resources.add(new RunRecord.Resources(n.get("replica").asText(), n.get("atMs").asLong(),
-                            n.get("heapUsed").asLong(), n.get("heapMax").asLong(), n.get("redisUsed").asLong(), n.get("logEntries").asLong()));
+                            n.get("heapUsed").asLong(), n.get("heapMax").asLong(), n.get("redisUsed").asLong(),
+                            n.get("logEntries").asLong()));
                     case "sample" -> samples.add(new RunRecord.Sample(n.get("replica").asText(), n.get("atMs").asLong(),
                             n.get("serving").asBoolean(), n.get("detail").asText()));
                     default -> throw new IOException("unknown record kind in " + file + ": " + n.get("kind"));

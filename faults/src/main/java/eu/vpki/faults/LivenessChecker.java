@@ -41,7 +41,8 @@ final class LivenessChecker implements Checker {
         long gaps = 0;
         long late = 0;
         List<String> replicas = run.info().replicas().isEmpty()
-                ? run.states().stream().map(ReplicaState::replica).toList() : run.info().replicas();
+                ? run.states().stream().map(ReplicaState::replica).toList()
+                : run.info().replicas();
         for (String replica : replicas) {
             List<RunRecord.Sample> mine = serving.samples().stream()
                     .filter(s -> s.replica().equals(replica) && s.atMs() >= serving.healedMs()).toList();

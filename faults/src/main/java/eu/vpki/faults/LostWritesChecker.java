@@ -96,8 +96,10 @@ final class LostWritesChecker implements Checker {
             findings.add(new Finding(Check.LOST_WRITES, attribute(attribution, w),
                     "op " + w.id() + " " + w.type() + " " + w.station() + " via " + w.target(),
                     loss.what() + ": expected " + loss.expected() + "; found " + loss.found()
-                            + (expected ? "; origin killed " + beforeCrash + " ms after the ack, its command applied by no other"
-                            + " replica (ASYNC: allowed)" : ""),
+                            + (expected
+                                    ? "; origin killed " + beforeCrash + " ms after the ack, its command applied by no other"
+                                            + " replica (ASYNC: allowed)"
+                                    : ""),
                     !expected, beforeCrash));
         }
         Map<String, Long> figures = new LinkedHashMap<>();
@@ -288,8 +290,9 @@ final class LostWritesChecker implements Checker {
             List<Op> later = enrolments.stream().filter(o -> o.invokedMs() > e.completedMs()).toList();
             boolean supersededByAck = later.stream().anyMatch(Op::acknowledged);
             // an enrolment racing this one (at another EA replica) may have superseded it too
-            boolean maybeSuperseded = enrolments.stream().anyMatch(o -> o != e && (o.invokedMs() > e.completedMs() || Writes.concurrent(o, e))
-                    && (o.acknowledged() || o.mayHaveApplied()));
+            boolean maybeSuperseded = enrolments.stream()
+                    .anyMatch(o -> o != e && (o.invokedMs() > e.completedMs() || Writes.concurrent(o, e))
+                            && (o.acknowledged() || o.mayHaveApplied()));
             String status = record.get().fields().get("status");
             if (supersededByAck && !"SUPERSEDED".equals(status)) {
                 lost(out, later.stream().filter(Op::acknowledged).findFirst().orElseThrow(), "supersede lost",
@@ -304,8 +307,10 @@ final class LostWritesChecker implements Checker {
             String named = pointer.map(p -> p.fields().get("ec")).orElse(null);
             // the pointer names the last acknowledged EC, or that of an enrolment invoked later or racing it that may have applied;
             // one of those whose EC is not known (no answer) may have put any EC there but an older acknowledged one
-            List<Op> candidates = enrolments.stream().filter(o -> o != last && (o.invokedMs() > last.invokedMs() || Writes.concurrent(o, last))
-                    && (o.acknowledged() || o.mayHaveApplied())).toList();
+            List<Op> candidates = enrolments.stream()
+                    .filter(o -> o != last && (o.invokedMs() > last.invokedMs() || Writes.concurrent(o, last))
+                            && (o.acknowledged() || o.mayHaveApplied()))
+                    .toList();
             java.util.Set<String> allowed = new java.util.HashSet<>();
             allowed.add(last.detail("ec"));
             candidates.stream().map(o -> o.detail("ec")).filter(java.util.Objects::nonNull).forEach(allowed::add);
@@ -315,7 +320,8 @@ final class LostWritesChecker implements Checker {
                     .forEach(o -> older.add(o.detail("ec")));
             boolean ok = named != null && (allowed.contains(named) || unknownCandidate && !older.contains(named));
             if (!ok) {
-                lost(out, last, "latest-EC pointer lost", "EC " + last.detail("ec"), state.replica(), named == null ? "no pointer" : "EC " + named);
+                lost(out, last, "latest-EC pointer lost", "EC " + last.detail("ec"), state.replica(),
+                        named == null ? "no pointer" : "EC " + named);
             }
         }
     }

@@ -44,7 +44,8 @@ final class MinorityWritesChecker implements Checker {
                 boolean violation = run.info().sync() || delay > ASYNC_MINORITY_WINDOW_MS;
                 findings.add(new Finding(Check.MINORITY_WRITES, p.index(), "op " + op.id() + " " + op.type() + " " + op.station(),
                         "acknowledged by " + op.target() + " on the minority side " + delay + " ms after the cut"
-                                + (violation ? "" : " (ASYNC, within the lease: allowed)"), violation, delay));
+                                + (violation ? "" : " (ASYNC, within the lease: allowed)"),
+                        violation, delay));
             }
         }
         Map<String, Long> figures = new LinkedHashMap<>();

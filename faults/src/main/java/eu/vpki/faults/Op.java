@@ -70,7 +70,7 @@ public record Op(long id, Type type, String station, String target, long invoked
     public boolean mayHaveApplied() {
         return outcome == Outcome.UNKNOWN || outcome == Outcome.REFUSED
                 && (code.equals("operator:replication-unavailable") || code.equals("enrolment:deniedrequest")
-                || code.startsWith("http:5") || code.startsWith("verification:"));
+                        || code.startsWith("http:5") || code.startsWith("verification:"));
     }
 
     /**

@@ -46,7 +46,8 @@ final class ReadYourWritesChecker implements Checker {
                 findings.add(new Finding(Check.READ_YOUR_WRITES, attribution.around(read.invokedMs()),
                         "op " + read.id() + " READ " + read.station() + " at " + read.target(),
                         "token " + write.get().token() + " of op " + write.get().id() + " (" + write.get().type() + " via "
-                                + write.get().target() + ") wrote " + expected + "; read answered " + seen, true, -1));
+                                + write.get().target() + ") wrote " + expected + "; read answered " + seen,
+                        true, -1));
             }
         }
         Map<String, Long> figures = new LinkedHashMap<>();

@@ -57,7 +57,8 @@ final class ResourceChecker implements Checker {
                     && heapReported.putIfAbsent(r.replica(), true) == null) {
                 findings.add(new Finding(Check.RESOURCES, attribution.around(r.atMs()), r.replica() + " heap",
                         String.format(java.util.Locale.ROOT, "heap %d of %d MB (%.0f %%) at %d ms: at or above %.0f %% of the maximum",
-                                r.heapUsed() >> 20, r.heapMax() >> 20, 100.0 * r.heapUsed() / r.heapMax(), r.atMs(), 100 * HEAP_SHARE_BOUND),
+                                r.heapUsed() >> 20, r.heapMax() >> 20, 100.0 * r.heapUsed() / r.heapMax(), r.atMs(),
+                                100 * HEAP_SHARE_BOUND),
                         true, r.atMs()));
             }
         }
@@ -79,7 +80,8 @@ final class ResourceChecker implements Checker {
         figures.put("peakRedisMb", peakRedis >> 20);
         figures.put("peakLogEntries", peakLog);
         figures.put("finalLogEntries", finalLog);
-        return new CheckResult(Check.RESOURCES, findings, figures, judgeLogs ? ""
+        return new CheckResult(Check.RESOURCES, findings, figures, judgeLogs
+                ? ""
                 : "quiet period under " + TRIM_QUIET_MS / 1000 + " s: command-log trimming not judged");
     }
 }

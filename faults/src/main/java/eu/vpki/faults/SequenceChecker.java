@@ -112,8 +112,12 @@ final class SequenceChecker implements Checker {
                     boolean allowed = beforeCrash >= 0;
                     findings.add(new Finding(Check.SEQUENCE, last.op() == null ? -1 : attribution.affecting(last.op().completedMs()),
                             s.replica() + " / " + last.origin(), s.replica() + " applied " + last.origin() + " up to " + applied
-                            + ", its last acknowledged command is " + last.seq() + (allowed ? " (ASYNC: origin killed " + beforeCrash
-                            + " ms after it, no other replica applied it: allowed)" : ""), !allowed, -1));
+                                    + ", its last acknowledged command is " + last.seq()
+                                    + (allowed
+                                            ? " (ASYNC: origin killed " + beforeCrash
+                                                    + " ms after it, no other replica applied it: allowed)"
+                                            : ""),
+                            !allowed, -1));
                 }
             }
         }
@@ -125,7 +129,8 @@ final class SequenceChecker implements Checker {
         figures.put("behind", behind);
         boolean ecsAcked = !enrolmentsByEc.isEmpty();
         String note = ecsAcked && run.eaTokens().isEmpty()
-                ? "no EA audit tokens found: the EA's sequence numbers are not judged, only the Operators'" : "";
+                ? "no EA audit tokens found: the EA's sequence numbers are not judged, only the Operators'"
+                : "";
         return new CheckResult(Check.SEQUENCE, findings, figures, note);
     }
 

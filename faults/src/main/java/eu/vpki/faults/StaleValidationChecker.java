@@ -86,22 +86,28 @@ final class StaleValidationChecker implements Checker {
                 if (lost) {
                     why = "";
                 } else if (run.info().sync()) {
-                    why = op.invokedMs() > r ? "requested after the revocation was acknowledged"
+                    why = op.invokedMs() > r
+                            ? "requested after the revocation was acknowledged"
                             : late > LEASE_BOUND_MS ? "in flight across the revocation and answered beyond the lease" : null;
                 } else {
                     FaultEvent cut = cutOffBeyondLease(run, op);
-                    why = cut != null ? "answered by " + op.target() + ", cut off since " + cutStart(cut) + " ms (fault #" + cut.index()
-                            + "), beyond the lease"
-                            : fault < 0 && attribution.around(r) < 0 && late > ASYNC_BOUND_MS ? "beyond " + ASYNC_BOUND_MS
-                            + " ms on a healthy group" : null;
+                    why = cut != null
+                            ? "answered by " + op.target() + ", cut off since " + cutStart(cut) + " ms (fault #" + cut.index()
+                                    + "), beyond the lease"
+                            : fault < 0 && attribution.around(r) < 0 && late > ASYNC_BOUND_MS
+                                    ? "beyond " + ASYNC_BOUND_MS
+                                            + " ms on a healthy group"
+                                    : null;
                     if (cut != null) {
                         fault = cut.index();
                     }
                 }
                 findings.add(new Finding(Check.STALE_VALIDATIONS, fault, "op " + op.id() + " " + op.type() + " " + op.station()
-                        + " via " + op.target(), (op.type() == Op.Type.AUTHORIZE ? "AT issued " : "EC issued ") + late
-                        + " ms after the revocation was acknowledged" + (why == null || why.isEmpty() ? "" : ": " + why)
-                        + (lost ? ON_LOST_REVOCATION : ""), lost || why != null, late));
+                        + " via " + op.target(),
+                        (op.type() == Op.Type.AUTHORIZE ? "AT issued " : "EC issued ") + late
+                                + " ms after the revocation was acknowledged" + (why == null || why.isEmpty() ? "" : ": " + why)
+                                + (lost ? ON_LOST_REVOCATION : ""),
+                        lost || why != null, late));
             }
         }
         Map<String, Long> figures = new LinkedHashMap<>();
@@ -112,8 +118,11 @@ final class StaleValidationChecker implements Checker {
         long[] sorted = staleness.stream().mapToLong(Long::longValue).sorted().toArray();
         figures.put("maxStalenessMs", sorted.length == 0 ? 0 : sorted[sorted.length - 1]);
         figures.put("medianStalenessMs", sorted.length == 0 ? 0 : sorted[sorted.length / 2]);
-        String note = revokedAt.isEmpty() ? "no revocation was acknowledged" : afterRevocation == 0
-                ? "no request came after a revocation" : "";
+        String note = revokedAt.isEmpty()
+                ? "no revocation was acknowledged"
+                : afterRevocation == 0
+                        ? "no request came after a revocation"
+                        : "";
         return new CheckResult(Check.STALE_VALIDATIONS, findings, figures, note);
     }
 

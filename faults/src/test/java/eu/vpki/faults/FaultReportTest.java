@@ -43,7 +43,7 @@ class FaultReportTest {
     @Test
     void staleOnALostRevocation_countedApart_andLeftOutOfTheMaxStaleness() {
         TestRun run = new TestRun(true, "a", "b");
-        for (String s : new String[] {"s1", "s2"}) {
+        for (String s : new String[]{"s1", "s2"}) {
             run.registered(s, 1_000, null);
             run.acked(Op.Type.REVOKE, s, "operator-0", 2_000, 2_010, null, "status", "REVOKED", "permissions", TestRun.PERMS);
             run.station("a", s, "REVOKED", TestRun.PERMS, 2_000);
@@ -58,7 +58,9 @@ class FaultReportTest {
         assertThat(none.lost()).isEqualTo(1);
         assertThat(none.stale()).isEqualTo(2);
         assertThat(none.staleOnLostRevocation()).isEqualTo(1);
-        assertThat(none.maxStalenessMs()).as("the lag of s1 only (2,600 - 2,010, judged at the answer), not the 60 s for which s2 was simply never revoked").isEqualTo(590);
+        assertThat(none.maxStalenessMs())
+                .as("the lag of s1 only (2,600 - 2,010, judged at the answer), not the 60 s for which s2 was simply never revoked")
+                .isEqualTo(590);
     }
 
     @Test

@@ -27,13 +27,14 @@ class FaultScheduleTest {
     void countsHoldTimesAndSizes_followTheOptions() {
         List<FaultPlan> plans = draw(7);
 
-        FaultSchedule.matrixCounts().forEach((kind, n) ->
-                assertThat(plans.stream().filter(p -> p.kind() == kind).count()).as(kind.label()).isEqualTo(n.longValue()));
-        assertThat(plans).extracting(FaultPlan::index).containsExactlyElementsOf(java.util.stream.IntStream.range(0, plans.size()).boxed().toList());
+        FaultSchedule.matrixCounts().forEach(
+                (kind, n) -> assertThat(plans.stream().filter(p -> p.kind() == kind).count()).as(kind.label()).isEqualTo(n.longValue()));
+        assertThat(plans).extracting(FaultPlan::index)
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, plans.size()).boxed().toList());
         for (FaultPlan p : plans) {
             switch (p.kind()) {
                 case PAUSE, PARTITION_MINORITY, PARTITION_COORDINATOR ->
-                        assertThat(p.holdMs()).as("longer than failure detection").isBetween(25_000L, 40_000L);
+                    assertThat(p.holdMs()).as("longer than failure detection").isBetween(25_000L, 40_000L);
                 default -> assertThat(p.holdMs()).isBetween(2_000L, 15_000L);
             }
             assertThat(p.size()).isLessThanOrEqualTo(2);

@@ -56,8 +56,10 @@ class FaultsIT {
             // the cluster's protections, as a client on this machine meets them: the Operator speaks TLS only, Redis wants AUTH
             URI operator = cluster.endpoints().operators().get(0);
             String token = "Bearer " + cluster.endpoints().operatorToken();
-            HttpResponse<String> plain = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://" + operator.getHost() + ":"
-                    + operator.getPort() + "/operator/v1/stations")).header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> plain = HttpClient.newHttpClient()
+                    .send(HttpRequest.newBuilder(URI.create("http://" + operator.getHost() + ":"
+                            + operator.getPort() + "/operator/v1/stations")).header("Authorization", token).build(),
+                            HttpResponse.BodyHandlers.ofString());
             plainHttp.set(plain.statusCode() + " " + plain.body());
             https.set(cluster.client(Duration.ofSeconds(5)).build().send(HttpRequest.newBuilder(operator.resolve("/operator/v1/stations"))
                     .header("Authorization", token).build(), HttpResponse.BodyHandlers.ofString()).statusCode());

@@ -11,7 +11,7 @@ class ResourceCheckerTest {
     /** Replicas a and b sampled at 5 s and 60 s: heap 100 MB of 384, logs of 40 entries under load, empty at the read. */
     private static TestRun healthy() {
         TestRun run = new TestRun(true, "a", "b");
-        for (String r : new String[] {"a", "b"}) {
+        for (String r : new String[]{"a", "b"}) {
             run.resources(r, 5_000, 100 * MB, 384 * MB, 20 * MB, 40);
             run.resources(r, 60_000, 120 * MB, 384 * MB, 22 * MB, 0);
         }

@@ -202,14 +202,18 @@ final class TestRun {
             Map<String, String> table = new HashMap<>();
             applied.get(r).forEach((o, s) -> table.put(o, String.format("%019d", s)));
             if (!table.isEmpty()) {
-                contents.put(FleetKeys.KEYSPACE.appliedTableKey(), new KeyContent(FleetKeys.KEYSPACE.appliedTableKey(), KeyContent.Kind.HASH,
-                        table, Set.of(), null));
+                contents.put(FleetKeys.KEYSPACE.appliedTableKey(),
+                        new KeyContent(FleetKeys.KEYSPACE.appliedTableKey(), KeyContent.Kind.HASH,
+                                table, Set.of(), null));
             }
             states.add(new ReplicaState(r, Integer.toHexString(contents.hashCode()), applied.get(r), contents, null));
         }
         RunRecord.Info info = new RunRecord.Info("TOTAL", sync ? "SYNC" : "ASYNC", 1, "test", true, 20_000, quietMs, replicas,
                 replicas.size(), Instant.EPOCH, 100_000, schedule, Map.of("operatorId", OPERATOR));
-        return new RunRecord(info, ops, faults, tokens, states, healedMs < 0 ? null : new RunRecord.Serving(healedMs,
-                samples.stream().sorted(java.util.Comparator.comparingLong(RunRecord.Sample::atMs)).toList()), resources);
+        return new RunRecord(info, ops, faults, tokens, states, healedMs < 0
+                ? null
+                : new RunRecord.Serving(healedMs,
+                        samples.stream().sorted(java.util.Comparator.comparingLong(RunRecord.Sample::atMs)).toList()),
+                resources);
     }
 }

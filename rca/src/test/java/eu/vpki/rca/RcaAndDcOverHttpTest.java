@@ -192,7 +192,8 @@ class RcaAndDcOverHttpTest {
     @Order(1)
     void certifiedEaAndAa_areListedWithAccessPointsInTheCtlEveryDcServes() {
         EtsiKeyPair eaKey = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
-        HttpResponse<String> eaAnswer = postJson("/admin/authorities", eaJson(eaKey, EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM)), TOKEN);
+        HttpResponse<String> eaAnswer = postJson("/admin/authorities", eaJson(eaKey, EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM)),
+                TOKEN);
         assertThat(eaAnswer.statusCode()).as(eaAnswer.body()).isEqualTo(201);
         ea = EtsiCertificate.decode(java.util.Base64.getDecoder().decode(field(eaAnswer.body(), "certificate")));
         assertThat(field(eaAnswer.body(), "hashedId8")).isEqualTo(ea.hashedId8().toHex());
@@ -201,7 +202,8 @@ class RcaAndDcOverHttpTest {
         HttpResponse<String> aaAnswer = postJson("/admin/authorities", """
                 {"type":"AA","name":"aa.test","curve":"brainpoolP256r1","verificationKey":"%s","encryptionKey":"%s",
                  "accessPoint":"http://127.0.0.1:8085/aa/authorization"}""".formatted(
-                hex(EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, RANDOM)), hex(EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, RANDOM))), TOKEN);
+                hex(EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, RANDOM)),
+                hex(EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, RANDOM))), TOKEN);
         assertThat(aaAnswer.statusCode()).as(aaAnswer.body()).isEqualTo(201);
         aa = EtsiCertificate.decode(java.util.Base64.getDecoder().decode(field(aaAnswer.body(), "certificate")));
 
@@ -297,8 +299,10 @@ class RcaAndDcOverHttpTest {
         HttpResponse<String> unauthorized = postJson("/admin/authorities", good, null);
         assertThat(unauthorized.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(h -> assertThat(h).startsWith("Bearer"));
         assertThat(get(rcaUrl("/admin/authorities")).statusCode()).isEqualTo(401);
-        assertThat(post("/admin/authorities/" + aa.hashedId8().toHex() + "/revoke", "application/json", new byte[0], "wrong-token-0123456789")
-                .statusCode()).isEqualTo(401);
+        assertThat(
+                post("/admin/authorities/" + aa.hashedId8().toHex() + "/revoke", "application/json", new byte[0], "wrong-token-0123456789")
+                        .statusCode())
+                .isEqualTo(401);
 
         assertThat(get(rcaUrl("/rca/ctl")).body()).isEqualTo(ctlBefore);
         assertThat(new String(get(rcaUrl("/admin/authorities"), "Authorization", "Bearer " + TOKEN).body())).isEqualTo(listBefore);
@@ -310,7 +314,7 @@ class RcaAndDcOverHttpTest {
         String listBefore = new String(get(rcaUrl("/admin/authorities"), "Authorization", "Bearer " + TOKEN).body());
         String good = eaJson(EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM), EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM));
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rcaPort
-                        + "/admin/authorities")).header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+                + "/admin/authorities")).header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(good)).build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(r.statusCode()).as("the port speaks TLS only: Tomcat refuses the plain request").isEqualTo(400);
@@ -324,7 +328,8 @@ class RcaAndDcOverHttpTest {
         EtsiKeyPair e = EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, RANDOM);
         byte[] request = CaCertificateRequestMessages.request(new CaCertificateRequestMessages.CaRequest("aa2.test", v.publicKey(),
                 e.publicKey(), null, null, null, null, null), new SoftwareSigner(v, RANDOM), Instant.now());
-        HttpResponse<String> r = post("/admin/authorities/ca-certificate-request?type=AA&accessPoint=http://127.0.0.1:8086/aa/authorization",
+        HttpResponse<String> r = post(
+                "/admin/authorities/ca-certificate-request?type=AA&accessPoint=http://127.0.0.1:8086/aa/authorization",
                 "application/x-its-request", request, TOKEN);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         EtsiCertificate issued = EtsiCertificate.decode(java.util.Base64.getDecoder().decode(field(r.body(), "certificate")));
@@ -332,7 +337,8 @@ class RcaAndDcOverHttpTest {
         assertThat(issued.name()).contains("aa2.test");
         await().atMost(WAIT).untilAsserted(() -> assertThat(ctlFrom(dc1Port).authorizationAuthorities()).hasSize(2));
 
-        HttpResponse<String> missing = post("/admin/authorities/ca-certificate-request?type=AA", "application/x-its-request", request, TOKEN);
+        HttpResponse<String> missing = post("/admin/authorities/ca-certificate-request?type=AA", "application/x-its-request", request,
+                TOKEN);
         assertThat(missing.statusCode()).isEqualTo(400);
         assertThat(missing.body()).contains("accessPoint");
     }
@@ -422,7 +428,7 @@ class RcaAndDcOverHttpTest {
     @Order(9)
     void metrics_areExposedForPrometheus_onTheManagementPortOnly() {
         String rcaMetrics = new String(get(management(rca, "/actuator/prometheus")).body());
-        assertThat(rcaMetrics).contains("vpki_rca_certificates_issued_total{type=\"EA\"} 1")   // after the restart: this process issued one
+        assertThat(rcaMetrics).contains("vpki_rca_certificates_issued_total{type=\"EA\"} 1") // after the restart: this process issued one
                 .contains("vpki_rca_ctl_sequence").contains("vpki_rca_crl_age_seconds").contains("http_server_requests_seconds");
         String dcMetrics = new String(get(management(dc1, "/actuator/prometheus")).body());
         assertThat(dcMetrics).contains("vpki_dc_ctl_sequence{rca=\"" + root.hashedId8().toHex() + "\"}")

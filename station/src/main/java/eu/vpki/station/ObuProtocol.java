@@ -89,7 +89,8 @@ public final class ObuProtocol {
     public Outcome enrol(Prepared p) throws IOException, InterruptedException {
         return exchange(p, body -> {
             EnrolmentMessages.EcResult r = EnrolmentMessages.readResponse(body, p.request(), p.authority(), encryption);
-            return new Answer(r.responseCode(), "enrolment:" + EtsiCodes.enrolmentName(r.responseCode()), r.enrolmentCredential().orElse(null));
+            return new Answer(r.responseCode(), "enrolment:" + EtsiCodes.enrolmentName(r.responseCode()),
+                    r.enrolmentCredential().orElse(null));
         }, ec -> {
             if (!ec.hasAppPermission(Psids.SECURED_CERTIFICATE_REQUEST)) {
                 return Outcome.failure("verification:ec-without-623");

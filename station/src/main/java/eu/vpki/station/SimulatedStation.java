@@ -23,7 +23,8 @@ public final class SimulatedStation {
     public static final List<PsidSsp> CAM_DENM = List.of(PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xff, (byte) 0xfc),
             PsidSsp.bitmap(Psids.DENM, (byte) 0x01, (byte) 0xff, (byte) 0xff, (byte) 0xff));
     /** The permission every enrolment request asks the EC for: secured certificate requests (PSID 623). */
-    public static final List<PsidSsp> EC_PERMISSIONS = List.of(PsidSsp.bitmap(Psids.SECURED_CERTIFICATE_REQUEST, CertificateProfiles.EC_SSP));
+    public static final List<PsidSsp> EC_PERMISSIONS = List
+            .of(PsidSsp.bitmap(Psids.SECURED_CERTIFICATE_REQUEST, CertificateProfiles.EC_SSP));
 
     private final String canonicalId;
     private final EtsiKeyPair canonicalKey;

@@ -131,7 +131,8 @@ public final class StationMessages {
      */
     public Request withPlaintext(Request request, byte[] plaintext, EtsiCertificate authority) {
         EncryptedMessage m = encryption.encryptFor(authority.asEncryptionRecipient(), plaintext);
-        return request.withMessage(new OutgoingRequest(m.encoded(), m.aesKey(), Arrays.copyOf(HashAlgorithm.SHA256.digest(m.encoded()), 16)));
+        return request
+                .withMessage(new OutgoingRequest(m.encoded(), m.aesKey(), Arrays.copyOf(HashAlgorithm.SHA256.digest(m.encoded()), 16)));
     }
 
     private static EtsiCertificate requireEnrolled(SimulatedStation s) {

@@ -74,18 +74,22 @@ class ObuProtocolTest {
     }
 
     private byte[] correctEa(byte[] body) {
-        DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256()), ENCRYPTION);
+        DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256()),
+                ENCRYPTION);
         var r = EnrolmentMessages.parseRequest(d);
-        EtsiCertificate ec = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(Validity.of(NOW.minusSeconds(5), Validity.Unit.YEARS, 1),
-                r.request().verificationKey(), null, null), pki.ea, pki.eaSigner());
+        EtsiCertificate ec = CertificateIssuer
+                .issue(CertificateProfiles.enrolmentCredential(Validity.of(NOW.minusSeconds(5), Validity.Unit.YEARS, 1),
+                        r.request().verificationKey(), null, null), pki.ea, pki.eaSigner());
         return EnrolmentMessages.response(d, 0, ec, pki.eaSigner(), pki.ea, NOW, ENCRYPTION);
     }
 
     private byte[] correctAa(byte[] body) {
-        DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256()), ENCRYPTION);
+        DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256()),
+                ENCRYPTION);
         var r = AuthorizationMessages.parseRequest(d);
-        EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(Validity.of(NOW.minusSeconds(5), Validity.Unit.HOURS, 1),
-                r.request().verificationKey(), null, r.request().requested().appPermissions(), null), pki.aa, pki.aaSigner());
+        EtsiCertificate at = CertificateIssuer
+                .issue(CertificateProfiles.authorizationTicket(Validity.of(NOW.minusSeconds(5), Validity.Unit.HOURS, 1),
+                        r.request().verificationKey(), null, r.request().requested().appPermissions(), null), pki.aa, pki.aaSigner());
         return AuthorizationMessages.response(d, 0, at, pki.aaSigner(), pki.aa, NOW, ENCRYPTION);
     }
 
@@ -112,7 +116,8 @@ class ObuProtocolTest {
     void ecForAnotherKey_isAVerificationFailure() throws Exception {
         ObuProtocol obu = protocol();
         eaBehaviour.set(body -> {
-            DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256()), ENCRYPTION);
+            DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256()),
+                    ENCRYPTION);
             EtsiCertificate wrong = pki.issueEc(EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM));
             return EnrolmentMessages.response(d, 0, wrong, pki.eaSigner(), pki.ea, NOW, ENCRYPTION);
         });
@@ -128,10 +133,12 @@ class ObuProtocolTest {
         assertThat(obu.enrol(obu.prepareEnrolment(s))).isEqualTo(Outcome.OK);
         TestPki rogue = new TestPki(EtsiCurve.NIST_P256);
         aaBehaviour.set(body -> {
-            DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256()), ENCRYPTION);
+            DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256()),
+                    ENCRYPTION);
             var r = AuthorizationMessages.parseRequest(d);
-            EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(Validity.of(NOW.minusSeconds(5), Validity.Unit.HOURS, 1),
-                    r.request().verificationKey(), null, CAM, null), rogue.aa, rogue.aaSigner());
+            EtsiCertificate at = CertificateIssuer
+                    .issue(CertificateProfiles.authorizationTicket(Validity.of(NOW.minusSeconds(5), Validity.Unit.HOURS, 1),
+                            r.request().verificationKey(), null, CAM, null), rogue.aa, rogue.aaSigner());
             return AuthorizationMessages.response(d, 0, at, pki.aaSigner(), pki.aa, NOW, ENCRYPTION);
         });
         Outcome o = obu.authorize(obu.prepareAuthorization(s, obu.endpoints().aas().get(0)));
@@ -143,7 +150,8 @@ class ObuProtocolTest {
     void refusal_isCountedByItsEtsiName() throws Exception {
         ObuProtocol obu = protocol();
         eaBehaviour.set(body -> {
-            DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256()), ENCRYPTION);
+            DecryptedRequest d = DecryptedRequest.decrypt(body, new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256()),
+                    ENCRYPTION);
             return EnrolmentMessages.response(d, EtsiCodes.Enrolment.UNKNOWNITS, null, pki.eaSigner(), pki.ea, NOW, ENCRYPTION);
         });
         SimulatedStation s = SimulatedStation.generate("VIN-4", EtsiCurve.NIST_P256, RANDOM);

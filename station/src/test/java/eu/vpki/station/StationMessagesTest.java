@@ -76,13 +76,16 @@ class StationMessagesTest {
                 new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256()), ENCRYPTION);
         assertThat(atTheAa.plaintext()).isEqualTo(altered);
         assertThat(sent.newKey()).isEqualTo(genuine.newKey());
-        byte[] refusal = AuthorizationMessages.response(atTheAa, EtsiCodes.Authorization.ITS_AA_BADCONTENTTYPE, null, pki.aaSigner(), pki.aa,
+        byte[] refusal = AuthorizationMessages.response(atTheAa, EtsiCodes.Authorization.ITS_AA_BADCONTENTTYPE, null, pki.aaSigner(),
+                pki.aa,
                 NOW, ENCRYPTION);
-        assertThat(MESSAGES.readAuthorization(refusal, sent, pki.aa).responseCode()).isEqualTo(EtsiCodes.Authorization.ITS_AA_BADCONTENTTYPE);
+        assertThat(MESSAGES.readAuthorization(refusal, sent, pki.aa).responseCode())
+                .isEqualTo(EtsiCodes.Authorization.ITS_AA_BADCONTENTTYPE);
     }
 
     private DecryptedRequest decrypted(StationMessages.Request request) {
-        return DecryptedRequest.decrypt(request.body(), new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256()), ENCRYPTION);
+        return DecryptedRequest.decrypt(request.body(), new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256()),
+                ENCRYPTION);
     }
 
     private EnrolmentMessages.ReceivedEcRequest decryptAsTheEa(StationMessages.Request request) {

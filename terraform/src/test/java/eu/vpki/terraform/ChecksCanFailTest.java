@@ -132,7 +132,8 @@ class ChecksCanFailTest {
     void listenerTlsReportsAnHttpsListenerWithAPolicyThatAcceptsTls10() throws IOException {
         mutate("modules/region/lb.tf", "\"ELBSecurityPolicy-TLS13-1-2-2021-06\"", "\"ELBSecurityPolicy-2016-08\"");
         assertThat(run(new ListenerTlsCheck())).singleElement().asString()
-                .contains("module.region.aws_lb_listener.https has ssl_policy ELBSecurityPolicy-2016-08, not a ELBSecurityPolicy-TLS13-* policy");
+                .contains(
+                        "module.region.aws_lb_listener.https has ssl_policy ELBSecurityPolicy-2016-08, not a ELBSecurityPolicy-TLS13-* policy");
     }
 
     @Test
@@ -167,7 +168,8 @@ class ChecksCanFailTest {
         mutate("variables.tf", "  type        = list(string)\n\n  validation {\n    condition     = length(var.operator_cidrs)",
                 "  type        = list(string)\n  default     = [\"0.0.0.0/0\"]\n\n  validation {\n    condition     = length(var.operator_cidrs)");
         assertThat(run(new IngressCheck())).hasSize(2)
-                .anySatisfy(v -> assertThat(v).contains("aws_vpc_security_group_ingress_rule.operator_api opens port 8084 (Operator API) to 0.0.0.0/0 (default of var.operator_cidrs)"))
+                .anySatisfy(v -> assertThat(v).contains(
+                        "aws_vpc_security_group_ingress_rule.operator_api opens port 8084 (Operator API) to 0.0.0.0/0 (default of var.operator_cidrs)"))
                 .anySatisfy(v -> assertThat(v).contains("aws_vpc_security_group_ingress_rule.rca_admin opens port 8081 (RCA admin API)"));
     }
 
@@ -183,10 +185,13 @@ class ChecksCanFailTest {
     void ingressReportsEveryFormOfRuleInTheBadFixture() throws URISyntaxException {
         List<String> violations = runOnFixture(new IngressCheck(), "bad-ingress");
         assertThat(violations).hasSize(4)
-                .anySatisfy(v -> assertThat(v).contains("aws_security_group.replicas opens port 7800 (JGroups), 8081 (RCA admin API), 8084 (Operator API) to 0.0.0.0/0 (default of var.world)"))
-                .anySatisfy(v -> assertThat(v).contains("var.world is a source of aws_security_group.replicas").contains("no validation rejects"))
+                .anySatisfy(v -> assertThat(v).contains(
+                        "aws_security_group.replicas opens port 7800 (JGroups), 8081 (RCA admin API), 8084 (Operator API) to 0.0.0.0/0 (default of var.world)"))
+                .anySatisfy(v -> assertThat(v).contains("var.world is a source of aws_security_group.replicas")
+                        .contains("no validation rejects"))
                 .anySatisfy(v -> assertThat(v).contains("aws_security_group_rule.redis opens port 6379 (Redis) to ::/0"))
-                .anySatisfy(v -> assertThat(v).contains("aws_vpc_security_group_ingress_rule.everything opens port 22 (SSH), 6379 (Redis), 7800 (JGroups), 8081 (RCA admin API), 8084 (Operator API) to 0.0.0.0/0"));
+                .anySatisfy(v -> assertThat(v).contains(
+                        "aws_vpc_security_group_ingress_rule.everything opens port 22 (SSH), 6379 (Redis), 7800 (JGroups), 8081 (RCA admin API), 8084 (Operator API) to 0.0.0.0/0"));
     }
 
     // ---------------------------------------------------------------- secrets
@@ -229,7 +234,8 @@ class ChecksCanFailTest {
     void secretsReportsABearerApiWithoutTls() throws IOException {
         mutate("modules/global/rca.tf", "    SERVER_SSL_BUNDLE = \"api\"\n", "");
         mutate("modules/region/hosts.tf",
-                "        SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY = { secret_id = var.secrets[\"operator_tls_key\"].name, base64 = false }\n", "");
+                "        SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY = { secret_id = var.secrets[\"operator_tls_key\"].name, base64 = false }\n",
+                "");
         assertThat(run(new SecretsCheck())).hasSize(2)
                 .anySatisfy(v -> assertThat(v).contains("module.global.module.rca_host: serves a bearer-token API ([rca]) without "
                         + "SERVER_SSL_BUNDLE"))
@@ -246,22 +252,27 @@ class ChecksCanFailTest {
         assertThat(run(new SecretsCheck())).hasSize(2)
                 .anySatisfy(v -> assertThat(v).contains("module.region.module.ea_host: runs its own Redis but secret_files gives no "
                         + "VPKI_REDIS_PASSWORD_FILE"))
-                .anySatisfy(v -> assertThat(v).contains("module.region.module.ea_host: environment sets VPKI_REDIS_PASSWORD in plain text"));
+                .anySatisfy(
+                        v -> assertThat(v).contains("module.region.module.ea_host: environment sets VPKI_REDIS_PASSWORD in plain text"));
     }
 
     @Test
     void secretsReportsAReplicaHostWithoutItsReplicationKeyStore() throws IOException {
-        mutate("modules/region/hosts.tf", "  secret_files = merge(local.replica_services.operator.secret_files, local.replication_secret_files, {\n"
-                + "    VPKI_REPLICATION_TLS_KEY_STORE = { secret_id = var.secrets[\"replication_keystore_${var.region}.${each.key}\"].name, base64 = true }\n"
-                + "  })", "  secret_files = merge(local.replica_services.operator.secret_files, local.replication_secret_files)");
+        mutate("modules/region/hosts.tf",
+                "  secret_files = merge(local.replica_services.operator.secret_files, local.replication_secret_files, {\n"
+                        + "    VPKI_REPLICATION_TLS_KEY_STORE = { secret_id = var.secrets[\"replication_keystore_${var.region}.${each.key}\"].name, base64 = true }\n"
+                        + "  })",
+                "  secret_files = merge(local.replica_services.operator.secret_files, local.replication_secret_files)");
         assertThat(run(new SecretsCheck())).singleElement().asString()
                 .contains("module.region.module.operator_host: a replica host without VPKI_REPLICATION_TLS_KEY_STORE in its secret_files");
     }
 
     @Test
     void secretsReportsReplicaHostsWithoutTheReplicationTrustStoreAndPassword() throws IOException {
-        mutate("modules/region/hosts.tf", "    VPKI_REPLICATION_TLS_TRUST_STORE   = { secret_id = var.secrets[\"replication_truststore\"].name, base64 = true }\n"
-                + "    VPKI_REPLICATION_TLS_PASSWORD_FILE = { secret_id = var.secrets[\"replication_password\"].name, base64 = false }\n", "");
+        mutate("modules/region/hosts.tf",
+                "    VPKI_REPLICATION_TLS_TRUST_STORE   = { secret_id = var.secrets[\"replication_truststore\"].name, base64 = true }\n"
+                        + "    VPKI_REPLICATION_TLS_PASSWORD_FILE = { secret_id = var.secrets[\"replication_password\"].name, base64 = false }\n",
+                "");
         assertThat(run(new SecretsCheck())).hasSize(4)
                 .anySatisfy(v -> assertThat(v).contains("module.ea_host: a replica host without VPKI_REPLICATION_TLS_TRUST_STORE"))
                 .anySatisfy(v -> assertThat(v).contains("module.ea_host: a replica host without VPKI_REPLICATION_TLS_PASSWORD_FILE"))
@@ -313,7 +324,8 @@ class ChecksCanFailTest {
         mutate("modules/region/hosts.tf", "VPKI_REPLICATION_ORDER            = var.replication_order",
                 "VPKI_REPLICATION_ORDER            = \"TOTAL\"");
         assertThat(run(new ConsistencyCheck())).hasSize(2) // the EA and the Operator replicas
-                .allSatisfy(v -> assertThat(v).contains("module.region.aws_instance.replica: VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"TOTAL\""));
+                .allSatisfy(v -> assertThat(v).contains(
+                        "module.region.aws_instance.replica: VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"TOTAL\""));
     }
 
     @Test

@@ -56,7 +56,8 @@ class DeploymentKeysTest {
                     AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     HEALTH_CHECKED, "the ALB checks the DC's health on its management port",
                     "VPKI_DC_DATA_DIR", "compose: a named volume; AWS: the default under the data volume",
-                    "VPKI_RCA_URL", "compose pulls from the RCA as the local cluster does; on AWS the RCA in the home region pushes, DCs elsewhere cannot reach it",
+                    "VPKI_RCA_URL",
+                    "compose pulls from the RCA as the local cluster does; on AWS the RCA in the home region pushes, DCs elsewhere cannot reach it",
                     "VPKI_RCA_SSL_BUNDLE", "compose pulls from the RCA over https, trusting its TLS CA; on AWS DCs do not pull",
                     "SPRING_SSL_BUNDLE_PEM_RCA_TRUSTSTORE_CERTIFICATE", "that CA for compose's pulls; on AWS DCs do not pull"),
             "ea", replication(),
@@ -64,7 +65,8 @@ class DeploymentKeysTest {
             "aa", Map.of(
                     HEALTH_CHECKED, "the ALB checks each AA's health on its management port",
                     AUDIT_INSTANCE, "compose names its two AAs' audit files; AWS: host name and pid of each auto-scaled instance",
-                    "SPRING_CONFIG_IMPORT", "compose lists the other EA replicas for validation fail-over; on AWS the CTL's aaAccessPoint is the EA load balancer"));
+                    "SPRING_CONFIG_IMPORT",
+                    "compose lists the other EA replicas for validation fail-over; on AWS the CTL's aaAccessPoint is the EA load balancer"));
 
     private static Map<String, String> replication() {
         return Map.of(
@@ -218,10 +220,12 @@ class DeploymentKeysTest {
                 return;
             }
             Object env = svc.getOrDefault("environment", Map.of());
-            Set<String> keys = new TreeSet<>(env instanceof Map<?, ?> map ? (Set<String>) map.keySet()
+            Set<String> keys = new TreeSet<>(env instanceof Map<?, ?> map
+                    ? (Set<String>) map.keySet()
                     : ((List<String>) env).stream().map(e -> e.split("=", 2)[0]).toList());
             Set<String> previous = out.putIfAbsent(image.group(1), keys);
-            assertThat(previous == null || previous.equals(keys)).as("every %s container sets the same keys (%s)", image.group(1), name).isTrue();
+            assertThat(previous == null || previous.equals(keys)).as("every %s container sets the same keys (%s)", image.group(1), name)
+                    .isTrue();
         });
         return out;
     }
@@ -296,7 +300,7 @@ class DeploymentKeysTest {
                 .filter(l -> l.contains("_CERTIFICATE_FILE"))
                 .filter(l -> !l.matches("\\s*VPKI_(EA|AA)_CERTIFICATE_FILE\\s*=\\s*\"/run/vpki-(ea|aa)/(ea|aa)\\.cert\"\\s*")
                         || !l.replaceAll(".*VPKI_(EA|AA).*", "$1").toLowerCase(Locale.ROOT)
-                        .equals(l.replaceAll(".*/run/vpki-([a-z]+)/.*", "$1")))
+                                .equals(l.replaceAll(".*/run/vpki-([a-z]+)/.*", "$1")))
                 .findFirst();
         assertThat(wrongPath).isEmpty();
     }

@@ -102,7 +102,8 @@ final class AppCdsArchive {
         try {
             if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
                 p.destroyForcibly();
-                throw new IOException("extracting " + jar.getFileName() + " failed: " + Files.readString(tmp.resolve("extract.log")).strip());
+                throw new IOException(
+                        "extracting " + jar.getFileName() + " failed: " + Files.readString(tmp.resolve("extract.log")).strip());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -29,7 +29,8 @@ public final class ClassDataRecording {
         log.accept("recording class-data archives (a one-of-each cluster started and stopped, once per build) ...");
         ClusterSpec recording = new ClusterSpec(spec.projectDir(), spec.workDir().resolve("class-data"), 1, 1, 1, "FIFO", "ASYNC",
                 spec.basePort(), spec.jgroupsBasePort(), spec.authorityCurve());
-        try (LocalCluster cluster = LocalCluster.boot(recording, new LoopbackNetwork(), LocalCluster.Routes.DIRECT, true, line -> { })) {
+        try (LocalCluster cluster = LocalCluster.boot(recording, new LoopbackNetwork(), LocalCluster.Routes.DIRECT, true, line -> {
+        })) {
             cluster.endpoints();
         } catch (RuntimeException e) {
             log.accept("class-data archives not recorded (services start without them): " + e.getMessage());
@@ -37,7 +38,8 @@ public final class ClassDataRecording {
         }
         List<String> missing = ServiceJars.SERVICE_MODULES.stream()
                 .filter(m -> !AppCdsArchive.of(ServiceJars.jar(spec.projectDir(), m)).isCurrent()).toList();
-        log.accept(missing.isEmpty() ? String.format("class-data archives recorded in %.0f s", (System.nanoTime() - started) / 1e9)
+        log.accept(missing.isEmpty()
+                ? String.format("class-data archives recorded in %.0f s", (System.nanoTime() - started) / 1e9)
                 : "class-data archives not recorded for " + missing + " (they start without)");
         return missing.isEmpty();
     }

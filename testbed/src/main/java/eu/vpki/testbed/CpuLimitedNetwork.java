@@ -47,7 +47,8 @@ public final class CpuLimitedNetwork implements HostNetwork {
     private double cpus;
     private boolean closed;
 
-    private CpuLimitedNetwork(HostNetwork inner, String prefix, Path root, double cpus, java.time.Duration exitGrace, Consumer<String> log) {
+    private CpuLimitedNetwork(HostNetwork inner, String prefix, Path root, double cpus, java.time.Duration exitGrace,
+                              Consumer<String> log) {
         this.inner = inner;
         this.prefix = prefix;
         this.root = root;
@@ -153,7 +154,8 @@ public final class CpuLimitedNetwork implements HostNetwork {
                 return;
             } catch (IOException e) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot remove the cgroup " + group + " (processes " + pids(group) + " still in it)", e);
+                    throw new IllegalStateException("cannot remove the cgroup " + group + " (processes " + pids(group) + " still in it)",
+                            e);
                 }
                 try {
                     Thread.sleep(100);
@@ -180,7 +182,8 @@ public final class CpuLimitedNetwork implements HostNetwork {
         }
         write(group.resolve("cpu.cfs_period_us"), Integer.toString(PERIOD_MICROS));
         write(group.resolve("cpu.cfs_quota_us"), Long.toString(quota(cpus)));
-        List<String> launch = new ArrayList<>(List.of("sh", "-c", "echo $$ > '" + group.resolve("cgroup.procs") + "' && exec \"$@\"", "sh"));
+        List<String> launch = new ArrayList<>(
+                List.of("sh", "-c", "echo $$ > '" + group.resolve("cgroup.procs") + "' && exec \"$@\"", "sh"));
         launch.addAll(plain.launchPrefix());
         Host limited = new Host(name, plain.address(), launch);
         hosts.put(name, limited);
@@ -246,8 +249,10 @@ public final class CpuLimitedNetwork implements HostNetwork {
 
     /** A core count as people write it: 1, 0.5, 1.25. */
     public static String cores(double cpus) {
-        return cpus == Math.rint(cpus) ? Long.toString((long) cpus) : new java.math.BigDecimal(Double.toString(cpus)).stripTrailingZeros()
-                .toPlainString();
+        return cpus == Math.rint(cpus)
+                ? Long.toString((long) cpus)
+                : new java.math.BigDecimal(Double.toString(cpus)).stripTrailingZeros()
+                        .toPlainString();
     }
 
     /** e.g. {@code 1 core}, {@code 0.5 core}, {@code 2 cores}. */
@@ -323,7 +328,8 @@ public final class CpuLimitedNetwork implements HostNetwork {
 
     /** rmdir of a cgroup; a cgroup still holding a process cannot be removed: its processes are given 20 s to end. */
     private static void removeWhenEmpty(Path group) {
-        remove(group, false, message -> { });
+        remove(group, false, message -> {
+        });
     }
 
     private static List<Long> pids(Path group) {

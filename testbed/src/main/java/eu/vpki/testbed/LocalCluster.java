@@ -164,7 +164,7 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     static LocalCluster boot(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives,
-                                     java.util.function.Consumer<String> log) {
+                             java.util.function.Consumer<String> log) {
         LocalCluster c = new LocalCluster(spec, network, routes, recordArchives);
         try {
             c.boot(log);
@@ -277,7 +277,8 @@ public final class LocalCluster implements AutoCloseable {
         redisPasswordFile = secretFiles.redisPasswordFile();
         // mutual TLS between the replicas and commands signed by their origin: a deployment CA and a key store per replica
         replicationTls = ReplicationTls.write(secrets.resolve("replication"), replicaIds(), TLS_VALIDITY, TLS_VALIDITY, List.of(),
-                random, line -> { });
+                random, line -> {
+                });
         // the TLS CA of the bearer-token APIs (RCA admin, Operator): its key beside the other secrets, its certificate public
         Instant now = Instant.now();
         ApiTlsCa tlsCa = ApiTlsCa.generate("vpki local API TLS CA", now.minus(Duration.ofMinutes(5)), TLS_VALIDITY, random);
@@ -327,10 +328,12 @@ public final class LocalCluster implements AutoCloseable {
         Path eaStore = work.resolve("ea/ea.p12");
         CompletableFuture<EtsiCertificate> eaCertifying = CompletableFuture.supplyAsync(() -> certify(rcaUrl, adminToken, "EA",
                 "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
-                Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint", routes.aaToEa(eaUrls.get(0)) + "/ea/authorization-validation")));
+                Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint",
+                        routes.aaToEa(eaUrls.get(0)) + "/ea/authorization-validation")));
         List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> etsiUrl(aaHosts.get(i), spec.aaPort(i))).toList();
         Path aaStore = work.resolve("aa/aa.p12");
-        EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing", "aa-encryption",
+        EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing",
+                "aa-encryption",
                 Map.of("accessPoint", aaUrls.get(0) + "/aa/authorization"));
         EtsiCertificate eaCert = joinUnwrapped(eaCertifying);
         Path eaCertFile = write(work.resolve("ea/ea.cert"), eaCert.encoded());
@@ -471,7 +474,6 @@ public final class LocalCluster implements AutoCloseable {
                 password, signingAlias, encryptionAlias, accessPoints);
     }
 
-
     /** Where every service of the cluster writes its audit log ({@code <authority>-audit-<service name>.log}). */
     public static Path auditDir(ClusterSpec spec) {
         return spec.workDir().toAbsolutePath().resolve("audit");
@@ -525,7 +527,9 @@ public final class LocalCluster implements AutoCloseable {
      * the other secrets, mode 0600.
      */
     private Map<String, String> httpsOnly(ApiTlsCa ca, String name, Host host, Instant now) {
-        List<String> names = host.address().equals(LoopbackNetwork.ADDRESS) ? List.of(host.address(), "localhost") : List.of(host.address());
+        List<String> names = host.address().equals(LoopbackNetwork.ADDRESS)
+                ? List.of(host.address(), "localhost")
+                : List.of(host.address());
         ApiTlsCa.Issued issued = ca.issueServer(name, names, now.minus(Duration.ofMinutes(5)), TLS_VALIDITY, random,
                 spec.workDir().toAbsolutePath().resolve("secrets/tls"));
         Map<String, String> m = new LinkedHashMap<>();
@@ -542,8 +546,10 @@ public final class LocalCluster implements AutoCloseable {
 
     /** When the ETSI endpoints speak TLS: the service's clients trust the run's TLS CA for them ({@code vpki.tls.client-bundle}). */
     private Map<String, String> etsiClientTls(Path caCertificate) {
-        return spec.etsiTls() ? Map.of("vpki.tls.client-bundle", "peers", "spring.ssl.bundle.pem.peers.truststore.certificate",
-                "file:" + caCertificate) : Map.of();
+        return spec.etsiTls()
+                ? Map.of("vpki.tls.client-bundle", "peers", "spring.ssl.bundle.pem.peers.truststore.certificate",
+                        "file:" + caCertificate)
+                : Map.of();
     }
 
     /** The URL of an ETSI endpoint: https when the spec asks for TLS on them, else http. */
@@ -567,8 +573,6 @@ public final class LocalCluster implements AutoCloseable {
     Path jar(String module) {
         return ServiceJars.jar(spec.projectDir(), module);
     }
-
-
 
     /** Stops the cluster described by {@code workDir/cluster.json}, started by another process. */
 

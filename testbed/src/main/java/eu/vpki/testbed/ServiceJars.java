@@ -18,7 +18,8 @@ final class ServiceJars {
         Path dir = projectDir.resolve(module).resolve("target");
         try (var files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().matches("vpki-" + module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no executable jar in " + dir + ": build first (mvn -B -DskipTests package)"));
+                    .orElseThrow(
+                            () -> new IllegalStateException("no executable jar in " + dir + ": build first (mvn -B -DskipTests package)"));
         } catch (IOException e) {
             throw new IllegalStateException("no " + dir + ": build first (mvn -B -DskipTests package)", e);
         }

@@ -21,7 +21,8 @@ class AppCdsArchiveTest {
         Path dir = target.resolve("cds/vpki-x-1.0");
 
         AppCdsArchive archive = AppCdsArchive.of(jar);
-        AppCdsArchive.Launch launch = archive.prepare(true, line -> { });
+        AppCdsArchive.Launch launch = archive.prepare(true, line -> {
+        });
 
         assertThat(archive.isCurrent()).isTrue();
         assertThat(launch.jar()).isEqualTo(dir.resolve("app/vpki-x-1.0.jar"));
@@ -34,8 +35,10 @@ class AppCdsArchiveTest {
         Path jar = extractedBuild(target, false);
         Path dir = target.resolve("cds/vpki-x-1.0");
 
-        AppCdsArchive.Launch recording = AppCdsArchive.of(jar).prepare(true, line -> { });
-        AppCdsArchive.Launch other = AppCdsArchive.of(jar).prepare(false, line -> { });
+        AppCdsArchive.Launch recording = AppCdsArchive.of(jar).prepare(true, line -> {
+        });
+        AppCdsArchive.Launch other = AppCdsArchive.of(jar).prepare(false, line -> {
+        });
 
         // JDK 17 crashes writing a dynamic archive once AWS-LC's classes (a signed jar) made lambdas
         assertThat(recording.jvmOptions()).contains("-XX:ArchiveClassesAtExit=" + dir.resolve("app.jsa"), "-Dvpki.crypto.native=off");

@@ -28,7 +28,8 @@ class CpuLimitedNetworkTest {
         Path stale = CpuLimitedNetwork.CPU_ROOT.resolve(PREFIX + "-stale");
         Files.createDirectories(stale);
         Process busy = null;
-        try (CpuLimitedNetwork net = CpuLimitedNetwork.wrap(new LoopbackNetwork(), PREFIX, 0.2, line -> { })) {
+        try (CpuLimitedNetwork net = CpuLimitedNetwork.wrap(new LoopbackNetwork(), PREFIX, 0.2, line -> {
+        })) {
             assertThat(stale).as("an earlier run's cgroup is removed").doesNotExist();
             Host a = net.host("a");
             assertThat(net.host("a")).isSameAs(a);
@@ -58,13 +59,15 @@ class CpuLimitedNetworkTest {
             if (busy != null) {
                 busy.destroyForcibly().waitFor();
             }
-            CpuLimitedNetwork.sweep(PREFIX, line -> { });
+            CpuLimitedNetwork.sweep(PREFIX, line -> {
+            });
         }
     }
 
     @Test
     void wrap_refusesABadPrefix() {
-        assertThatThrownBy(() -> CpuLimitedNetwork.wrap(new LoopbackNetwork(), "Bad-Prefix", 1, line -> { }))
+        assertThatThrownBy(() -> CpuLimitedNetwork.wrap(new LoopbackNetwork(), "Bad-Prefix", 1, line -> {
+        }))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

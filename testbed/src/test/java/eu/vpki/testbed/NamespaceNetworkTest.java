@@ -25,7 +25,8 @@ class NamespaceNetworkTest {
     @Test
     void cut_dropsTrafficBetweenHostsOnly_healRestoresIt_closeRemovesEverything(@TempDir Path dir) throws Exception {
         assumeTrue(NamespaceNetwork.available(), "needs root and ip netns");
-        try (NamespaceNetwork net = NamespaceNetwork.create(PREFIX, "10.217.250.0/24", line -> { })) {
+        try (NamespaceNetwork net = NamespaceNetwork.create(PREFIX, "10.217.250.0/24", line -> {
+        })) {
             Host a = net.host("a");
             Host b = net.host("b");
             assertThat(net.host("a")).isSameAs(a);

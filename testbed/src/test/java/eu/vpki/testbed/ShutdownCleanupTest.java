@@ -77,7 +77,8 @@ class ShutdownCleanupTest {
 
     /** The child: hosts with a CPU limit, a long process on host a, its pid printed, then waiting for a signal. */
     public static void main(String[] args) throws Exception {
-        HostNetwork inner = Boolean.parseBoolean(args[0]) ? NamespaceNetwork.create(PREFIX, "10.219.250.0/24", System.err::println)
+        HostNetwork inner = Boolean.parseBoolean(args[0])
+                ? NamespaceNetwork.create(PREFIX, "10.219.250.0/24", System.err::println)
                 : new LoopbackNetwork();
         CpuLimitedNetwork net = CpuLimitedNetwork.wrap(inner, PREFIX, 0.5, CpuLimitedNetwork.CPU_ROOT, Duration.ofSeconds(1),
                 System.err::println);

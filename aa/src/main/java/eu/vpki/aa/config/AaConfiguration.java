@@ -88,7 +88,8 @@ public class AaConfiguration {
     AuthorizationValidationClient authorizationValidationClient(AaProperties aa, ClientTls clientTls, EventLoops loops) {
         AaProperties.Ea ea = aa.ea();
         return switch (ea.client()) {
-            case NETTY -> new NettyValidationClient(loops, ea.connectTimeout(), ea.requestTimeout(), ea.maxConnections(), clientTls.sslContext());
+            case NETTY ->
+                new NettyValidationClient(loops, ea.connectTimeout(), ea.requestTimeout(), ea.maxConnections(), clientTls.sslContext());
             case JDK -> new JdkValidationClient(ea.connectTimeout(), ea.requestTimeout(), clientTls.sslContext());
         };
     }

@@ -23,18 +23,18 @@ import java.util.Map;
 @Validated
 @ConfigurationProperties("vpki.aa")
 public record AaProperties(
-        @NotNull Path certificateFile,
-        @DefaultValue("aa-signing") @NotBlank String signingKeyAlias,
-        @DefaultValue("aa-encryption") @NotBlank String encryptionKeyAlias,
-        @DefaultValue("http://127.0.0.1:8085/aa/authorization") @NotNull URI accessPoint,
-        @DefaultValue("16384") @Min(512) @Max(1048576) int maxRequestBytes,
-        @DefaultValue("5m") Duration requestWindow,
-        @DefaultValue("30s") Duration clockSkew,
-        @DefaultValue("false") boolean requireProofOfPossession,
-        @DefaultValue("true") boolean requireEncryptedEcSignature,
-        @DefaultValue("200000") @Min(1) int replayCacheEntries,
-        @DefaultValue @Valid At at,
-        @DefaultValue @Valid Ea ea) {
+                           @NotNull Path certificateFile,
+                           @DefaultValue("aa-signing") @NotBlank String signingKeyAlias,
+                           @DefaultValue("aa-encryption") @NotBlank String encryptionKeyAlias,
+                           @DefaultValue("http://127.0.0.1:8085/aa/authorization") @NotNull URI accessPoint,
+                           @DefaultValue("16384") @Min(512) @Max(1048576) int maxRequestBytes,
+                           @DefaultValue("5m") Duration requestWindow,
+                           @DefaultValue("30s") Duration clockSkew,
+                           @DefaultValue("false") boolean requireProofOfPossession,
+                           @DefaultValue("true") boolean requireEncryptedEcSignature,
+                           @DefaultValue("200000") @Min(1) int replayCacheEntries,
+                           @DefaultValue @Valid At at,
+                           @DefaultValue @Valid Ea ea) {
 
     /** {@code vpki.aa.at.*}: what an AT gets; its validity starts {@code backdate} before issuance. */
     public record At(@DefaultValue("7d") Duration validity, @DefaultValue("5m") Duration backdate, List<Long> psids,

@@ -108,7 +108,8 @@ public record AtPolicy(Duration validity, Duration backdate, GeographicRegion de
         if (requested.validity() != null) {
             Validity r = requested.validity();
             if (r.start().isAfter(now.truncatedTo(ChronoUnit.SECONDS).plus(validity))) {
-                throw new PkiException(ErrorCode.VALIDITY_NOT_ALLOWED, "requested start " + r.start() + " is more than " + validity + " ahead");
+                throw new PkiException(ErrorCode.VALIDITY_NOT_ALLOWED,
+                        "requested start " + r.start() + " is more than " + validity + " ahead");
             }
             start = max(start, r.start());
             end = min(min(end, r.end()), start.plus(validity));

@@ -136,7 +136,8 @@ public final class AuthorizationService {
     }
 
     /** Steps 7 (the EA's answer) to 9. */
-    private AuthorizationOutcome issue(DecryptedRequest decrypted, ReceivedAtRequest received, ValidationResult result, Instant now, long t1) {
+    private AuthorizationOutcome issue(DecryptedRequest decrypted, ReceivedAtRequest received, ValidationResult result, Instant now,
+                                       long t1) {
         HashedId8 eaId = received.eaId();
         long t2 = System.nanoTime();
         metrics.record(Phase.VALIDATION, t2 - t1);
@@ -150,7 +151,8 @@ public final class AuthorizationService {
         long t3 = System.nanoTime();
         metrics.record(Phase.ISSUE, t3 - t2);
 
-        byte[] response = AuthorizationMessages.response(decrypted, EtsiCodes.Authorization.OK, at, aa.signer(), aa.certificate(), now, encryption);
+        byte[] response = AuthorizationMessages.response(decrypted, EtsiCodes.Authorization.OK, at, aa.signer(), aa.certificate(), now,
+                encryption);
         new AuditRecord(Outcome.ISSUED, EtsiCodes.Authorization.OK, at.hashedId8(), eaId, null).writeTo(audit);
         metrics.record(Phase.ENCRYPT, System.nanoTime() - t3);
         metrics.ticket(Outcome.ISSUED, EtsiCodes.Authorization.OK);
@@ -183,7 +185,8 @@ public final class AuthorizationService {
 
     private AuthorizationOutcome refuse(DecryptedRequest decrypted, EtsiRefusal refusal, HashedId8 eaId, Instant now) {
         refusal.log(log);
-        byte[] response = AuthorizationMessages.response(decrypted, refusal.responseCode(), null, aa.signer(), aa.certificate(), now, encryption);
+        byte[] response = AuthorizationMessages.response(decrypted, refusal.responseCode(), null, aa.signer(), aa.certificate(), now,
+                encryption);
         new AuditRecord(Outcome.REFUSED, refusal.responseCode(), null, eaId, refusal.reason()).writeTo(audit);
         metrics.ticket(Outcome.REFUSED, refusal.responseCode());
         return new AuthorizationOutcome.Answered(response, refusal.responseCode());

@@ -71,7 +71,8 @@ public final class CtlEaDirectory implements EaDirectory {
             cached = EaEndpoint.of(ea, points);
             s.validated().put(eaId, cached);
         } else if (!cached.certificate().validAt(now)) {
-            throw new PkiException(now.isBefore(cached.certificate().validity().start()) ? ErrorCode.CERTIFICATE_NOT_YET_VALID
+            throw new PkiException(now.isBefore(cached.certificate().validity().start())
+                    ? ErrorCode.CERTIFICATE_NOT_YET_VALID
                     : ErrorCode.CERTIFICATE_EXPIRED, "EA " + eaId + " is not valid at " + now);
         }
         return Optional.of(cached);

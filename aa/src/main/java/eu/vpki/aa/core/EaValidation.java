@@ -58,12 +58,14 @@ public final class EaValidation {
                     + ea.certificate().hashedId8() + " answered (" + points.size() + " tried; last: " + last.getMessage() + ")", last));
         }
         URI point = points.get((first + i) % points.size());
-        OutgoingRequest out = AuthorizationValidationMessages.request(request, aa.signer(), aa.certificate(), ea.recipient(), now, encryption);
+        OutgoingRequest out = AuthorizationValidationMessages.request(request, aa.signer(), aa.certificate(), ea.recipient(), now,
+                encryption);
         return client.validate(point, out.body()).handle((answer, failure) -> {
             EaCallException failed;
             if (failure == null) {
                 try {
-                    return CompletableFuture.completedFuture(AuthorizationValidationMessages.readResponse(answer, out, ea.certificate(), encryption));
+                    return CompletableFuture
+                            .completedFuture(AuthorizationValidationMessages.readResponse(answer, out, ea.certificate(), encryption));
                 } catch (PkiException unreadable) {
                     failed = new EaCallException(EaCallException.Reason.UNREADABLE_RESPONSE,
                             "answer from " + point + " is unreadable: " + unreadable.getMessage(), unreadable);

@@ -49,7 +49,8 @@ public final class JdkValidationClient implements AuthorizationValidationClient 
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             if (cause instanceof HttpTimeoutException) {
-                throw new CompletionException(new EaCallException(EaCallException.Reason.TIMEOUT, accessPoint + ": " + cause.getMessage(), cause));
+                throw new CompletionException(
+                        new EaCallException(EaCallException.Reason.TIMEOUT, accessPoint + ": " + cause.getMessage(), cause));
             }
             if (cause != null) {
                 throw new CompletionException(new EaCallException(EaCallException.Reason.IO, accessPoint + ": " + cause, cause));

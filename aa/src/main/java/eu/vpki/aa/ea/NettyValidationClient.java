@@ -263,7 +263,8 @@ public final class NettyValidationClient implements AuthorizationValidationClien
             URI uri = call.uri;
             String target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                     + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-            FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target, Unpooled.wrappedBuffer(call.body),
+            FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target,
+                    Unpooled.wrappedBuffer(call.body),
                     OWN_HEADERS, OWN_TRAILERS);
             request.headers().set(HttpHeaderNames.HOST, uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort()))
                     .set(HttpHeaderNames.CONTENT_TYPE, AccessPoint.ITS_REQUEST)
@@ -286,7 +287,8 @@ public final class NettyValidationClient implements AuthorizationValidationClien
             }
             boolean keepAlive = HttpUtil.isKeepAlive(response) && response.decoderResult().isSuccess();
             if (!response.decoderResult().isSuccess()) {
-                done.fail(EaCallException.Reason.IO, "unreadable HTTP answer: " + response.decoderResult().cause(), response.decoderResult().cause());
+                done.fail(EaCallException.Reason.IO, "unreadable HTTP answer: " + response.decoderResult().cause(),
+                        response.decoderResult().cause());
             } else if (response.status().code() != 200) {
                 done.fail(EaCallException.Reason.HTTP_STATUS, "answered HTTP " + response.status().code(), null);
             } else {

@@ -21,9 +21,11 @@ public class WebConfiguration {
     }
 
     @Bean
-    AccessPoint authorizationAccessPoint(AuthorizationService service, AaProperties aa, AuthorityKeySource keys, AccessPointWorkers workers) {
+    AccessPoint authorizationAccessPoint(AuthorizationService service, AaProperties aa, AuthorityKeySource keys,
+                                         AccessPointWorkers workers) {
         // keys in a token (PKCS#11): decryption and signatures start on a worker, not on the event loop
-        return AccessPoint.asynchronous("aa-authorization", aa.accessPointPath(), "an AuthorizationRequest", new AuthorizationEndpoint(service),
+        return AccessPoint.asynchronous("aa-authorization", aa.accessPointPath(), "an AuthorizationRequest",
+                new AuthorizationEndpoint(service),
                 keys.mayBlock(), workers);
     }
 }

@@ -128,7 +128,8 @@ public final class AaThroughputBenchmark {
     static final int PAIRS = Integer.parseInt(prop("bench.pairs", "0"));
     /** The workers' TLS client: trusts the test TLS CA only (null without {@link #ETSI_TLS}). */
     static final javax.net.ssl.SSLSocketFactory WORKER_TLS = ETSI_TLS
-            ? eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(eu.vpki.common.testing.TestTls.loopback().caCertificate()).getSocketFactory()
+            ? eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(eu.vpki.common.testing.TestTls.loopback().caCertificate())
+                    .getSocketFactory()
             : null;
     static final int STATIONS = 200;
     static final double GENERATION_RATE = 900; // requests built per second of measurement: above any rate reached here
@@ -172,15 +173,21 @@ public final class AaThroughputBenchmark {
 
     void run() throws Exception {
         log("machine: " + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("java.vm.name") + " "
-                + System.getProperty("java.version") + "; GC " + java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
-                .map(java.lang.management.GarbageCollectorMXBean::getName).toList() + ", AA JVM options " + AA_JVM
-                + "; EA client " + EA_CLIENT + "; authorities on " + LocalPki.curveName(CURVE) + ", stations on " + LocalPki.curveName(STATION_CURVE)
+                + System.getProperty("java.version") + "; GC "
+                + java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .map(java.lang.management.GarbageCollectorMXBean::getName).toList()
+                + ", AA JVM options " + AA_JVM
+                + "; EA client " + EA_CLIENT + "; authorities on " + LocalPki.curveName(CURVE) + ", stations on "
+                + LocalPki.curveName(STATION_CURVE)
                 + "; crypto " + eu.vpki.common.etsi.crypto.CryptoBackend.description()
                 + " (AA processes inherit VPKI_CRYPTO_NATIVE and VPKI_CRYPTO_BRAINPOOL, or take -Dvpki.crypto.native / -Dvpki.crypto.brainpool in bench.aa-jvm)"
-                + "; AA class path " + (AA_CLASSPATH.equals(System.getProperty("java.class.path")) ? "the harness's (test scope)" : "bench.aa-classpath")
-                + ", EA class path " + (EA_CLASSPATH.equals(System.getProperty("java.class.path")) ? "the harness's (test scope)" : "bench.ea-classpath")
+                + "; AA class path "
+                + (AA_CLASSPATH.equals(System.getProperty("java.class.path")) ? "the harness's (test scope)" : "bench.aa-classpath")
+                + ", EA class path "
+                + (EA_CLASSPATH.equals(System.getProperty("java.class.path")) ? "the harness's (test scope)" : "bench.ea-classpath")
                 + ", EA JVM options " + EA_JVM
-                + "; warm-up " + WARMUP + ", measure " + MEASURE + "; ETSI endpoints " + (ETSI_TLS ? "TLS only (vehicle to AA and AA to EA)" : "plain HTTP")
+                + "; warm-up " + WARMUP + ", measure " + MEASURE + "; ETSI endpoints "
+                + (ETSI_TLS ? "TLS only (vehicle to AA and AA to EA)" : "plain HTTP")
                 + "; load average " + loadAverage());
         pki.startRcaAndDc();
         ea = pki.certifyEa("ea-bench", 1);
@@ -257,10 +264,12 @@ public final class AaThroughputBenchmark {
      * <arguments>}, output in {@code <OUT>/<name>.log}, with a JFR recording into {@code <OUT>/<name>.jfr} under {@code bench.jfr}.
      */
     static Process startService(String name, String heap, List<String> jvm, String classPath, String mainClass, List<String> arguments) {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms" + heap, "-Xmx" + heap));
+        List<String> cmd = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms" + heap, "-Xmx" + heap));
         cmd.addAll(jvm);
         if (JFR) {
-            cmd.add("-XX:StartFlightRecording=filename=" + OUT.toAbsolutePath().resolve(name + ".jfr") + ",settings=profile,dumponexit=true");
+            cmd.add("-XX:StartFlightRecording=filename=" + OUT.toAbsolutePath().resolve(name + ".jfr")
+                    + ",settings=profile,dumponexit=true");
         }
         cmd.addAll(List.of("-cp", classPath, mainClass));
         cmd.addAll(arguments);
@@ -345,7 +354,8 @@ public final class AaThroughputBenchmark {
                 long threadCpu = THREADS.getCurrentThreadCpuTime();
                 DataEncryption encryption = new DataEncryption(RANDOM);
                 try (RawHttpConnection conn = new RawHttpConnection("127.0.0.1", port, "/aa/authorization", WORKER_TLS)) {
-                    for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
+                    for (int i = cursor.getAndIncrement(); i < requests.size()
+                            && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
                         StationMessages.Request p = requests.get(i);
                         long t0 = System.nanoTime();
                         RawHttpConnection.Response r = conn.post("application/x-its-request", p.body());
@@ -401,9 +411,11 @@ public final class AaThroughputBenchmark {
         Result result = new Result(setup, concurrency, all.getTotalCount(), errors.get(), seconds, issued / seconds, all, phases,
                 (long) refused + checkedRefusals.get(), split.services() / 1e6 / Math.max(1, issued),
                 clientCpu.get() / 1e6 / Math.max(1, issued), cpuTotal / 1e9 / seconds,
-                String.format(Locale.ROOT, "%.2f + %.2f + %.2f", split.aa() / 1e6 / Math.max(1, issued), split.ea() / 1e6 / Math.max(1, issued),
+                String.format(Locale.ROOT, "%.2f + %.2f + %.2f", split.aa() / 1e6 / Math.max(1, issued),
+                        split.ea() / 1e6 / Math.max(1, issued),
                         split.redis() / 1e6 / Math.max(1, issued)));
-        log(String.format(Locale.ROOT, "%-8s c=%2d  %7.1f req/s  %7.1f AT/s issued  p50 %6.2f ms  p99 %6.2f ms  p99.9 %6.2f ms  max %7.2f ms"
+        log(String.format(Locale.ROOT,
+                "%-8s c=%2d  %7.1f req/s  %7.1f AT/s issued  p50 %6.2f ms  p99 %6.2f ms  p99.9 %6.2f ms  max %7.2f ms"
                         + "  errors %d  refused %d  phases ms: decrypt %.2f validation %.2f issue %.2f encrypt %.2f"
                         + "  cpu ms/AT: server %.2f client %.2f  cores %.2f  load %s",
                 setup, concurrency, result.perSecond(), result.issuedPerSecond(), result.millis(50), result.millis(99), result.millis(99.9),
@@ -412,9 +424,9 @@ public final class AaThroughputBenchmark {
                 loadAverage()));
         double perAt = 1e6 * Math.max(1, issued);
         log(String.format(Locale.ROOT, "         CPU ms/AT by process: AA JVM(s) %.2f, EA JVM %.2f, redis %.2f; rest: this JVM %.2f"
-                        + " (load generator %.2f, the rest Operator, RCA, DC, GC and JIT); kernel share of the AA and EA JVMs' CPU %.0f %%;"
-                        + " their JIT compiler threads %.2f s; TCP connections opened on the machine %d"
-                        + " (for %d requests and as many AA-to-EA calls); window %s-%s",
+                + " (load generator %.2f, the rest Operator, RCA, DC, GC and JIT); kernel share of the AA and EA JVMs' CPU %.0f %%;"
+                + " their JIT compiler threads %.2f s; TCP connections opened on the machine %d"
+                + " (for %d requests and as many AA-to-EA calls); window %s-%s",
                 split.aa() / perAt, split.ea() / perAt, split.redis() / perAt, split.harness() / perAt, clientCpu.get() / perAt,
                 100.0 * split.serviceKernelTicks() / Math.max(1, split.serviceKernelTicks() + split.serviceUserTicks()),
                 split.serviceCompilerTicks() / 100.0, opened,
@@ -438,7 +450,8 @@ public final class AaThroughputBenchmark {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         for (Map.Entry<String, Long> jvm : jvms.entrySet()) {
             long pid = jvm.getValue();
-            String options = label == null ? command
+            String options = label == null
+                    ? command
                     : command + ",collapsed,file=" + OUT.toAbsolutePath().resolve(jvm.getKey() + "-" + label + ".collapsed");
             // quoted: jcmd would take an unquoted "a=b" for a named argument of its own
             Process p = new ProcessBuilder(jcmd, Long.toString(pid), "JVMTI.agent_load", ASYNC_PROFILER, "\"" + options + "\"")
@@ -456,7 +469,8 @@ public final class AaThroughputBenchmark {
         Pattern tickets = Pattern.compile("^vpki_aa_tickets_total\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
         Pattern phaseSum = Pattern.compile("^vpki_aa_phase_seconds_(sum|count)\\{[^}]*phase=\"(\\w+)\"[^}]*} (\\S+)$", Pattern.MULTILINE);
         for (int i = 0; i < aas; i++) {
-            String text = new String(LocalPki.get(URI.create("http://127.0.0.1:" + aaManagementPorts.get(i) + "/actuator/prometheus")).body(),
+            String text = new String(
+                    LocalPki.get(URI.create("http://127.0.0.1:" + aaManagementPorts.get(i) + "/actuator/prometheus")).body(),
                     StandardCharsets.UTF_8);
             Matcher m = tickets.matcher(text);
             while (m.find()) {
@@ -467,7 +481,8 @@ public final class AaThroughputBenchmark {
             }
             Matcher p = phaseSum.matcher(text);
             while (p.find()) {
-                sums.computeIfAbsent("phase:" + p.group(2), k -> new double[2])[p.group(1).equals("sum") ? 0 : 1] += Double.parseDouble(p.group(3));
+                sums.computeIfAbsent("phase:" + p.group(2), k -> new double[2])[p.group(1).equals("sum") ? 0 : 1] += Double
+                        .parseDouble(p.group(3));
             }
         }
         return sums;
@@ -514,7 +529,8 @@ public final class AaThroughputBenchmark {
                     ceiling.issuedPerSecond(), 100 * best / ceiling.issuedPerSecond()));
         }
         List<Double> sorted = ratios.stream().sorted().toList();
-        double median = sorted.size() % 2 == 1 ? sorted.get(sorted.size() / 2)
+        double median = sorted.size() % 2 == 1
+                ? sorted.get(sorted.size() / 2)
                 : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
         log(String.format(Locale.ROOT, "pairs: best level / ceiling over %d rounds: median %.1f %%, lowest %.1f %%, highest %.1f %%",
                 sorted.size(), 100 * median, 100 * sorted.get(0), 100 * sorted.get(sorted.size() - 1)));
@@ -552,7 +568,8 @@ public final class AaThroughputBenchmark {
         EaEndpoint endpoint = EaEndpoint.of(ea.certificate, List.of(URI.create("http://in-process/")));
         return new AuthorizationService(aa, (id, now) -> Optional.of(endpoint),
                 new EaValidation(aa, inProcessEa, encryption, metrics), AtPolicy.DEFAULT, RequestWindow.DEFAULT, replay,
-                (type, keyValues) -> { }, metrics, Clock.systemUTC(), encryption);
+                (type, keyValues) -> {
+                }, metrics, Clock.systemUTC(), encryption);
     }
 
     Result runCeiling(AuthorizationService service, int threads, Duration duration, String setup) throws InterruptedException {
@@ -593,7 +610,8 @@ public final class AaThroughputBenchmark {
         long cpu = ownCpuNanos() - cpuBefore;
         Result r = new Result(setup, threads, all.getTotalCount(), all.getTotalCount() - issued.get(), seconds, issued.get() / seconds,
                 all, Map.of(), 0, cpu / 1e6 / Math.max(1, issued.get()), 0, cpu / 1e9 / seconds, "");
-        log(String.format(Locale.ROOT, "%-16s threads=%d  %7.1f AT/s  p50 %6.2f ms  p99 %6.2f ms  not issued %d  cpu ms/AT %.2f  cores %.2f  load %s",
+        log(String.format(Locale.ROOT,
+                "%-16s threads=%d  %7.1f AT/s  p50 %6.2f ms  p99 %6.2f ms  not issued %d  cpu ms/AT %.2f  cores %.2f  load %s",
                 setup, threads, r.issuedPerSecond(), r.millis(50), r.millis(99), r.errors(), r.serverCpuMsPerAt(), r.coresUsed(),
                 loadAverage()));
         return r;
@@ -607,7 +625,8 @@ public final class AaThroughputBenchmark {
         log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Result r : results) {
             Map<String, Double> p = r.phaseMillis();
-            log(String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %.2f | %s | %.2f | %.2f | %s | %s | %s | %s |", r.setup(),
+            log(String.format(Locale.ROOT,
+                    "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %d | %.2f | %s | %.2f | %.2f | %s | %s | %s | %s |", r.setup(),
                     r.concurrency(), r.issuedPerSecond(), r.perSecond(), r.millis(50), r.millis(99), r.millis(99.9), r.errors(),
                     r.serverCpuMsPerAt(), r.cpuByProcess(), r.clientCpuMsPerAt(), r.coresUsed(),
                     fmt(p.get("decrypt")), fmt(p.get("validation")), fmt(p.get("issue")), fmt(p.get("encrypt"))));
@@ -668,7 +687,8 @@ public final class AaThroughputBenchmark {
         eaProcesses.forEach(p -> services.add(p.toHandle()));
         long aa = aaProcesses.stream().mapToLong(p -> cpuNanos(p.toHandle())).sum();
         long ea = eaProcesses.stream().mapToLong(p -> cpuNanos(p.toHandle())).sum();
-        long redis = ProcessHandle.current().descendants().filter(AaThroughputBenchmark::isRedis).mapToLong(AaThroughputBenchmark::cpuNanos).sum();
+        long redis = ProcessHandle.current().descendants().filter(AaThroughputBenchmark::isRedis).mapToLong(AaThroughputBenchmark::cpuNanos)
+                .sum();
         long kernel = 0;
         long user = 0;
         long compiler = 0;

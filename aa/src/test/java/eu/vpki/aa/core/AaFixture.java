@@ -75,7 +75,8 @@ public final class AaFixture implements AutoCloseable {
         this.metrics = new AaMetrics(registry);
         this.identity = AaIdentity.of(pki.aa, pki.aaSigner(), pki.aaEncKey);
         this.directory = (id, now) -> id.equals(pki.ea.hashedId8())
-                ? Optional.of(EaEndpoint.of(pki.ea, List.of(EA_1, EA_2))) : Optional.empty();
+                ? Optional.of(EaEndpoint.of(pki.ea, List.of(EA_1, EA_2)))
+                : Optional.empty();
         this.validation = new EaValidation(identity, ea, encryption, metrics);
         this.window = window;
         this.service = withAudit(audit);

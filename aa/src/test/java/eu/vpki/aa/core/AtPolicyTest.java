@@ -79,7 +79,8 @@ class AtPolicyTest {
         assertThat(AtPolicy.DEFAULT.grant(perms(CAM), perms(CAM), PKI.aa, NOW).validity())
                 .isEqualTo(Validity.of(NOW.minus(AtPolicy.DEFAULT_BACKDATE), Validity.Unit.HOURS, 168));
         var requested = new SubjectAttributes(Validity.of(NOW, Validity.Unit.HOURS, 24), null, null, List.of(CAM));
-        assertThat(AtPolicy.DEFAULT.grant(requested, perms(CAM), PKI.aa, NOW).validity()).isEqualTo(Validity.of(NOW, Validity.Unit.HOURS, 24));
+        assertThat(AtPolicy.DEFAULT.grant(requested, perms(CAM), PKI.aa, NOW).validity())
+                .isEqualTo(Validity.of(NOW, Validity.Unit.HOURS, 24));
         var confirmed = new SubjectAttributes(Validity.of(NOW.minusSeconds(60), Validity.Unit.MINUTES, 90), null, null, List.of(CAM));
         assertThat(AtPolicy.DEFAULT.grant(perms(CAM), confirmed, PKI.aa, NOW).validity().end()).isEqualTo(NOW.plus(Duration.ofMinutes(89)));
     }
@@ -95,7 +96,8 @@ class AtPolicyTest {
 
     @Test
     void validity_neverOutlivesTheAa_roundedDownWhenNotExact() {
-        Validity v = AtPolicy.DEFAULT.grant(perms(CAM), perms(CAM), PKI.aa, PKI.aa.validity().end().minusSeconds(3 * 24 * 3600 + 59)).validity();
+        Validity v = AtPolicy.DEFAULT.grant(perms(CAM), perms(CAM), PKI.aa, PKI.aa.validity().end().minusSeconds(3 * 24 * 3600 + 59))
+                .validity();
         assertThat(v.end()).isBeforeOrEqualTo(PKI.aa.validity().end()).isAfter(PKI.aa.validity().end().minusSeconds(120));
         assertThat(AtPolicy.encode(NOW, 70_000).unit()).isEqualTo(Validity.Unit.MINUTES);
         assertThat(AtPolicy.encode(NOW, 70_000).end()).isEqualTo(NOW.plusSeconds(69_960));
@@ -109,7 +111,8 @@ class AtPolicyTest {
         var confirmed = new SubjectAttributes(null, germany, null, List.of(CAM));
         assertThat(AtPolicy.DEFAULT.grant(requested, confirmed, PKI.aa, NOW).region()).isEqualTo(germany);
         assertThat(AtPolicy.DEFAULT.grant(requested, perms(CAM), PKI.aa, NOW).region()).isEqualTo(france);
-        assertThat(new AtPolicy(Duration.ofDays(1), AtPolicy.DEFAULT_BACKDATE, germany, Set.of()).grant(perms(CAM), perms(CAM), PKI.aa, NOW).region()).isEqualTo(germany);
+        assertThat(new AtPolicy(Duration.ofDays(1), AtPolicy.DEFAULT_BACKDATE, germany, Set.of()).grant(perms(CAM), perms(CAM), PKI.aa, NOW)
+                .region()).isEqualTo(germany);
         assertThat(AtPolicy.DEFAULT.grant(perms(CAM), perms(CAM), PKI.aa, NOW).region()).isNull();
     }
 }

@@ -51,7 +51,8 @@ class AuthorizationFuzzTest {
                 CaffeineReplayCache.WhenFull.EVICT, CLOCK, registry);
         AaMetrics metrics = new AaMetrics(registry);
         EaDirectory directory = (id, now) -> id.equals(PKI.ea.hashedId8())
-                ? Optional.of(EaEndpoint.of(PKI.ea, List.of(URI.create("http://ea.fuzz.test/aa/validation")))) : Optional.empty();
+                ? Optional.of(EaEndpoint.of(PKI.ea, List.of(URI.create("http://ea.fuzz.test/aa/validation"))))
+                : Optional.empty();
         AuditLog audit = (type, keyValues) -> {
             for (int i = 0; i + 1 < keyValues.length; i += 2) {
                 if (keyValues[i].equals("reason")) {
@@ -94,14 +95,16 @@ class AuthorizationFuzzTest {
         for (AuthorizationMessages.Protection protection : List.of(AuthorizationMessages.Protection.FULL,
                 new AuthorizationMessages.Protection(false, true), new AuthorizationMessages.Protection(true, false))) {
             OutgoingRequest request = FixedRequests.authorization(protection);
-            String name = (protection.proofOfPossession() ? "pop" : "no-pop") + (protection.encryptEcSignature() ? "-encrypted-ec-signature" : "-clear-ec-signature");
+            String name = (protection.proofOfPossession() ? "pop" : "no-pop")
+                    + (protection.encryptEcSignature() ? "-encrypted-ec-signature" : "-clear-ec-signature");
             if (protection.equals(AuthorizationMessages.Protection.FULL)) {
                 // answered with a ticket, not refused: the fuzzer starts from a request that passes every check
                 assertThat(SERVICE.authorize(request.body()).join()).isInstanceOfSatisfying(AuthorizationOutcome.Answered.class,
                         answered -> assertThat(answered.responseCode()).isZero());
             }
             corpus.write("authorizationBody", name, request.body());
-            corpus.write("authorizationPlaintext", name, DecryptedRequest.decrypt(request.body(), IDENTITY.decryption(), ENCRYPTION).plaintext());
+            corpus.write("authorizationPlaintext", name,
+                    DecryptedRequest.decrypt(request.body(), IDENTITY.decryption(), ENCRYPTION).plaintext());
         }
     }
 }

@@ -184,7 +184,8 @@ class AuthorizationServiceTest {
     void refusal_expiredEc_unknownIts() {
         EtsiKeyPair key = EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM);
         EtsiCertificate expired = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(
-                Validity.of(NOW.minus(Duration.ofMinutes(20)), Validity.Unit.MINUTES, 10), key.publicKey(), null, null), PKI.ea, PKI.eaSigner());
+                Validity.of(NOW.minus(Duration.ofMinutes(20)), Validity.Unit.MINUTES, 10), key.publicKey(), null, null), PKI.ea,
+                PKI.eaSigner());
         SimulatedStation station = AaFixture.withEc(key, expired);
         aa.ea.enrolmentCredentials.put(expired.hashedId8(), expired);
         assertRefused(aa.atRequest(station, Protection.FULL, CAM_DENM, NOW), Authorization.UNKNOWNITS);
@@ -229,7 +230,8 @@ class AuthorizationServiceTest {
         assertThat(aa.tickets("issued")).isEqualTo(1);
         assertThat(aa.ea.calls).hasSize(1);
         // refused before the EA was asked, the audit line still names the EA the request named
-        assertThat(aa.auditLines()).last().asString().endsWith(" ea=" + PKI.ea.hashedId8().toHex() + " reason=" + ErrorCode.REPLAYED_REQUEST);
+        assertThat(aa.auditLines()).last().asString()
+                .endsWith(" ea=" + PKI.ea.hashedId8().toHex() + " reason=" + ErrorCode.REPLAYED_REQUEST);
     }
 
     @Test

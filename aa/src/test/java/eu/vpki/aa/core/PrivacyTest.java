@@ -56,7 +56,8 @@ class PrivacyTest {
             // the AA's audit log: AT digests, EA, codes; no EC, no key, no request hash, in binary or in hex
             String audit = new String(aa.auditBytes(), StandardCharsets.UTF_8);
             assertThat(aa.auditLines()).hasSize(4)
-                    .allSatisfy(l -> assertThat(l).matches("\\S+Z (issued|refused) code=\\d+ at=([0-9A-F]{16}|-) ea=[0-9A-F]{16} reason=\\S+"));
+                    .allSatisfy(
+                            l -> assertThat(l).matches("\\S+Z (issued|refused) code=\\d+ at=([0-9A-F]{16}|-) ea=[0-9A-F]{16} reason=\\S+"));
             for (byte[] trace : concat(ecTraces, keyTraces)) {
                 assertThat(audit).doesNotContainIgnoringCase(HEX.formatHex(trace));
                 assertThat(AaFixture.indexOf(aa.auditBytes(), trace)).isEqualTo(-1);

@@ -105,7 +105,8 @@ class ValidationClientTest {
 
     static AuthorizationValidationClient client(String kind, Duration requestTimeout, int maxConnections) {
         SSLContext tls = ClientTls.jdkDefaults().sslContext();
-        return "JDK".equals(kind) ? new JdkValidationClient(PATIENT, requestTimeout, tls)
+        return "JDK".equals(kind)
+                ? new JdkValidationClient(PATIENT, requestTimeout, tls)
                 : new NettyValidationClient(LOOPS, PATIENT, requestTimeout, maxConnections, tls);
     }
 

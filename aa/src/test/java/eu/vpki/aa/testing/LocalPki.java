@@ -123,7 +123,8 @@ public final class LocalPki implements AutoCloseable {
 
         /** Registers {@code station} through this EA's Operator API (CAM and DENM, one year of EC): the Operator's answer. */
         public OperatorClient.Answer register(SimulatedStation station) {
-            OperatorClient api = new OperatorClient(HTTP, URI.create("https://127.0.0.1:" + operatorPort), OPERATOR_TOKEN, Duration.ofSeconds(30));
+            OperatorClient api = new OperatorClient(HTTP, URI.create("https://127.0.0.1:" + operatorPort), OPERATOR_TOKEN,
+                    Duration.ofSeconds(30));
             try {
                 return api.register(List.of(station), SimulatedStation.CAM_DENM, Duration.ofDays(365));
             } catch (IOException e) {
@@ -206,7 +207,8 @@ public final class LocalPki implements AutoCloseable {
     public Ea certifyEa(String name, int replicas) {
         Ea ea = new Ea(name, replicas, dir, etsiScheme());
         ea.certificate = rcaAdmin().certify(RANDOM, curve, encryptionCurve(), 730, "EA", name, ea.keystore, password(), "ea-signing",
-                "ea-encryption", java.util.Map.of("itsAccessPoint", ea.enrolment(0).toString(), "aaAccessPoint", ea.validation(0).toString()));
+                "ea-encryption",
+                java.util.Map.of("itsAccessPoint", ea.enrolment(0).toString(), "aaAccessPoint", ea.validation(0).toString()));
         write(ea.certificateFile, ea.certificate.encoded());
         return ea;
     }
@@ -231,7 +233,8 @@ public final class LocalPki implements AutoCloseable {
     public void certifyAaInToken(URI accessPoint, eu.vpki.common.etsi.crypto.pkcs11.Pkcs11Settings token) {
         try (var ceremony = eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.open(token, java.time.Clock.systemUTC(), RANDOM)) {
             var signing = ceremony.generate("aa-signing", curve, eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.Purpose.SIGNING);
-            var encryption = ceremony.generate("aa-encryption", encryptionCurve(), eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.Purpose.ENCRYPTION);
+            var encryption = ceremony.generate("aa-encryption", encryptionCurve(),
+                    eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.Purpose.ENCRYPTION);
             aa = rcaAdmin().certify("AA", "aa.e2e", signing.publicKey(), encryption.publicKey(), 730,
                     java.util.Map.of("accessPoint", accessPoint.toString()));
         }
@@ -275,7 +278,8 @@ public final class LocalPki implements AutoCloseable {
     /** Starts the Operator replica and the EA replicas of {@code ea} in this JVM, one JGroups group, each with its own Redis. */
     public void startCluster(Ea ea, String propagation) {
         startCluster(ea, propagation, (replica, arguments) -> {
-            ConfigurableApplicationContext context = new SpringApplicationBuilder(EaApplication.class).run(arguments.toArray(String[]::new));
+            ConfigurableApplicationContext context = new SpringApplicationBuilder(EaApplication.class)
+                    .run(arguments.toArray(String[]::new));
             toClose.add(context::close);
             ea.replicas.add(context);
         });
@@ -301,7 +305,8 @@ public final class LocalPki implements AutoCloseable {
         RedisFixture operatorRedis = redis(ea);
         ConfigurableApplicationContext operator = run(OperatorApplication.class, "vpki-operator-" + ea.name, ea.operatorPort,
                 replication(cluster, "operator", jgroups.get(0), hosts, members, propagation, operatorRedis),
-                "--vpki.operator.credentials-file=" + dir.resolve("operators"), TestTls.loopback().serverArguments().toArray(String[]::new));
+                "--vpki.operator.credentials-file=" + dir.resolve("operators"),
+                TestTls.loopback().serverArguments().toArray(String[]::new));
         for (int i = 0; i < ea.replicaPorts.size(); i++) {
             RedisFixture redis = redis(ea);
             startReplica.accept(i, arguments("vpki-" + ea.name + "-" + i, ea.replicaPorts.get(i), ea.managementPorts.get(i),
@@ -322,7 +327,8 @@ public final class LocalPki implements AutoCloseable {
         return r;
     }
 
-    private static String[] replication(String cluster, String id, int port, String hosts, int members, String propagation, RedisFixture redis) {
+    private static String[] replication(String cluster, String id, int port, String hosts, int members, String propagation,
+                                        RedisFixture redis) {
         return new String[]{"--vpki.redis.url=" + redis.url(), "--vpki.replication.cluster-name=" + cluster,
                 "--vpki.replication.replica-id=" + id, "--vpki.replication.bind-port=" + port, "--vpki.replication.initial-hosts=" + hosts,
                 "--vpki.replication.expected-members=" + members, "--vpki.replication.propagation=" + propagation,
@@ -363,14 +369,16 @@ public final class LocalPki implements AutoCloseable {
     // ---- helpers ----
 
     private ConfigurableApplicationContext run(Class<?> app, String name, int port, Object... args) {
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(app).run(arguments(name, port, 0, args).toArray(String[]::new));
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(app)
+                .run(arguments(name, port, 0, args).toArray(String[]::new));
         toClose.add(context::close);
         return context;
     }
 
     /** A service's command-line arguments: listening on {@code port}, its actuator on {@code managementPort} (0: any free port), then {@code args}. */
     private List<String> arguments(String name, int port, int managementPort, Object... args) {
-        List<String> all = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--spring.application.name=" + name,
+        List<String> all = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
+                "--spring.application.name=" + name,
                 "--management.server.port=" + managementPort, "--vpki.audit.dir=" + dir.resolve("audit"), "--vpki.audit.instance=" + name));
         for (Object a : args) {
             if (a instanceof String[] many) {

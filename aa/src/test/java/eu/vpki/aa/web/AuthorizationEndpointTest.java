@@ -44,14 +44,17 @@ class AuthorizationEndpointTest {
     private final AccessPointWorkers workers = new AccessPointWorkers(2);
     private final AccessPointServer server = new AccessPointServer(
             new AccessPointServer.Settings("127.0.0.1", 0, 8192, 100, 50, Duration.ofSeconds(20), Duration.ofSeconds(60), 10_000, 65536),
-            List.of(AccessPoint.asynchronous("aa-authorization", "/aa/authorization", "an AuthorizationRequest", new AuthorizationEndpoint(aa.service))),
+            List.of(AccessPoint.asynchronous("aa-authorization", "/aa/authorization", "an AuthorizationRequest",
+                    new AuthorizationEndpoint(aa.service))),
             new RequestBodyLimits(List.of(new RequestBodyLimit("vpki.aa.max-request-bytes", List.of("/aa/authorization"), 4096)), 65536),
             loops, workers, null, new SimpleMeterRegistry());
     private final int port = server.start();
 
     private HttpResponse<byte[]> post(String contentType, byte[] body) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/aa/authorization")).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/aa/authorization")).header("Content-Type", contentType)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
     }
 
     private static Object json(HttpResponse<byte[]> response, String path) {

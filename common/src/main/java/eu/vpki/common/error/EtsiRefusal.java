@@ -21,9 +21,7 @@ public record EtsiRefusal(Path path, int responseCode, ErrorCode reason, String 
 
     /** The three ETSI request paths, each with its response-code enumeration. */
     public enum Path {
-        ENROLMENT("enrolment"),
-        AUTHORIZATION("authorization"),
-        AUTHORIZATION_VALIDATION("authorization validation");
+        ENROLMENT("enrolment"), AUTHORIZATION("authorization"), AUTHORIZATION_VALIDATION("authorization validation");
 
         private final String description;
 

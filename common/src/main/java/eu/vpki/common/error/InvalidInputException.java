@@ -10,7 +10,8 @@ public final class InvalidInputException extends PkiException {
     private final List<FieldError> errors;
 
     public InvalidInputException(List<FieldError> errors) {
-        super(errors.get(0).code(), errors.size() == 1 ? errors.get(0).field() + ": " + errors.get(0).detail()
+        super(errors.get(0).code(), errors.size() == 1
+                ? errors.get(0).field() + ": " + errors.get(0).detail()
                 : errors.size() + " invalid fields, first " + errors.get(0).field() + ": " + errors.get(0).detail());
         this.errors = List.copyOf(errors);
     }

@@ -103,7 +103,7 @@ public final class FleetState {
     public StationAndLatestEc stationWithLatestEc(String canonicalId) {
         requireServing();
         List<Optional<StoredRecord>> read = reader.read(List.of(FleetKeys.station(canonicalId),
-                        FleetKeys.stationPermissions(canonicalId), FleetKeys.stationEc(canonicalId)),
+                FleetKeys.stationPermissions(canonicalId), FleetKeys.stationEc(canonicalId)),
                 List.of(new RecordReader.Reference(2, "ec", FleetKeys.EC)));
         return new StationAndLatestEc(read.get(0).map(r -> StationRecord.from(r, read.get(1), decoding)),
                 read.get(3).map(r -> EcRecord.from(r, decoding)));

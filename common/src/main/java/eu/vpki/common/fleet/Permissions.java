@@ -97,7 +97,8 @@ public final class Permissions {
             }
             out.append(p.psid());
             switch (p.kind()) {
-                case NONE -> { }
+                case NONE -> {
+                }
                 case OPAQUE -> out.append("/o:").append(HEX.formatHex(p.ssp()));
                 case BITMAP -> out.append("/b:").append(HEX.formatHex(p.ssp()));
             }

@@ -29,7 +29,8 @@ public final class Regions {
         }
         if (region instanceof GeographicRegion.Rectangular r) {
             return "rect:" + String.join(";", r.rectangles().stream()
-                    .map(x -> x.northWestLatitude() + "," + x.northWestLongitude() + "," + x.southEastLatitude() + "," + x.southEastLongitude())
+                    .map(x -> x.northWestLatitude() + "," + x.northWestLongitude() + "," + x.southEastLatitude() + ","
+                            + x.southEastLongitude())
                     .toList());
         }
         throw new PkiException(ErrorCode.INVALID_ARGUMENT, "polygonal regions are not registrable");

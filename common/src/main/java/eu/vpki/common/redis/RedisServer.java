@@ -121,7 +121,8 @@ public final class RedisServer implements AutoCloseable {
         Path directory;
         ChildProcess process;
         try {
-            directory = options.dataDir() == null ? Files.createTempDirectory("vpki-redis-" + port + "-")
+            directory = options.dataDir() == null
+                    ? Files.createTempDirectory("vpki-redis-" + port + "-")
                     : Files.createDirectories(options.dataDir());
             File log = directory.resolve("redis.log").toFile();
             List<String> command = new ArrayList<>(options.launchPrefix());
@@ -138,7 +139,8 @@ public final class RedisServer implements AutoCloseable {
             }
             command.addAll(List.of("--port", Integer.toString(port), "--bind", options.bindAddress(),
                     "--save", "", "--daemonize", "no", "--dir", directory.toString()));
-            command.addAll(options.appendOnly() ? List.of("--appendonly", "yes", "--appendfsync", options.appendFsync())
+            command.addAll(options.appendOnly()
+                    ? List.of("--appendonly", "yes", "--appendfsync", options.appendFsync())
                     : List.of("--appendonly", "no"));
             process = ChildProcess.start(new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log)), "redis-server on port " + port, STOP_TIMEOUT, Duration.ZERO);

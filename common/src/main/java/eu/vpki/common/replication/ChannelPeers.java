@@ -60,7 +60,7 @@ final class ChannelPeers implements AntiEntropy.Peers {
     public CompletableFuture<byte[]> pull(Address peer, byte[] request) {
         try {
             return dispatcher.<byte[]>sendMessageWithFuture(new BytesMessage(peer, senders.seal(request)),
-                            new RequestOptions(ResponseMode.GET_FIRST, config.timeouts().reply().toMillis()).flags(Message.Flag.OOB))
+                    new RequestOptions(ResponseMode.GET_FIRST, config.timeouts().reply().toMillis()).flags(Message.Flag.OOB))
                     .orTimeout(config.timeouts().reply().toMillis(), TimeUnit.MILLISECONDS)
                     .thenApply(answer -> {
                         try {

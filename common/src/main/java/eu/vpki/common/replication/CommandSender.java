@@ -249,7 +249,8 @@ final class CommandSender {
         } else {
             completeExceptionally(result, new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                     command.id() + " confirmed by only " + confirmed + " of " + config.expectedMembers()
-                            + " expected members"), completer);
+                            + " expected members"),
+                    completer);
         }
     }
 

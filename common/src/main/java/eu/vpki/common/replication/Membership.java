@@ -57,7 +57,8 @@ final class Membership implements AutoCloseable {
      */
     Membership(ReplicationConfig config, String origin, RedisStateMachine stateMachine, CommandLog commandLog, Clock clock,
                ReplicationMetrics metrics, OriginAuthentication origins, SenderAuthentication senders, Executor server,
-               Runnable onViewChange, Consumer<RuntimeException> onFailure) throws Exception {
+               Runnable onViewChange, Consumer<RuntimeException> onFailure)
+            throws Exception {
         this.config = config;
         this.origin = origin;
         this.stateMachine = stateMachine;

@@ -87,7 +87,8 @@ final class ReceiverTags {
         List<Tag> tags = new ArrayList<>(peerCertificates.size());
         for (byte[] certificate : peerCertificates) {
             Pair pair = pair(certificate);
-            if (pair == null || Arrays.equals(pair.peerId(), ownId) || tags.stream().anyMatch(t -> Arrays.equals(t.receiverId(), pair.peerId()))) {
+            if (pair == null || Arrays.equals(pair.peerId(), ownId)
+                    || tags.stream().anyMatch(t -> Arrays.equals(t.receiverId(), pair.peerId()))) {
                 continue;
             }
             tags.add(new Tag(pair.peerId(), hmac(pair.toPeer(), command)));

@@ -269,7 +269,8 @@ public final class Replica implements AutoCloseable {
             throw new ReplicationException(ErrorCode.TIMEOUT_OUTCOME_UNKNOWN,
                     token + " not applied on " + config.replicaId() + " within " + timeout);
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof ReplicationException replication ? replication
+            throw e.getCause() instanceof ReplicationException replication
+                    ? replication
                     : new ReplicationException(ErrorCode.APPLY_FAILED, "waiting for " + token, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -181,8 +181,9 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
         emulatedDelays.forEach((peer, delay) -> {
             CommandId.requireReplicaId(peer);
             if (delay == null || delay.isNegative() || delay.multipliedBy(2).compareTo(lease) >= 0) {
-                throw new IllegalArgumentException("emulated-delays." + peer + " must be at least 0 and a round trip shorter than the lease "
-                        + lease.toMillis() + " ms, got " + delay);
+                throw new IllegalArgumentException(
+                        "emulated-delays." + peer + " must be at least 0 and a round trip shorter than the lease "
+                                + lease.toMillis() + " ms, got " + delay);
             }
         });
     }

@@ -96,7 +96,8 @@ final class ReplicationMetrics {
 
     void refused(String reason, int count) {
         refused.computeIfAbsent(reason, r -> Counter.builder("vpki.replication.refused")
-                .description("replication messages refused: malformed, commands their origin did not sign, other messages their sender did not sign")
+                .description(
+                        "replication messages refused: malformed, commands their origin did not sign, other messages their sender did not sign")
                 .baseUnit("messages").tags(tags).tag("reason", r).register(registry)).increment(count);
     }
 

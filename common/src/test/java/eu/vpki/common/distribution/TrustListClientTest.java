@@ -168,7 +168,7 @@ class TrustListClientTest {
         dc.put(ctl(4, pki, ea()), crl(NOW, pki, null));
         assertThatThrownBy(() -> client.refresh(NOW.plusSeconds(60))).isInstanceOfSatisfying(PkiException.class,
                 e -> assertThat(e.getMessage()).contains("does not follow"));
-        dc.put(ctl(5, pki, ea()), crl(NOW, pki, null));      // same sequence, other content
+        dc.put(ctl(5, pki, ea()), crl(NOW, pki, null)); // same sequence, other content
         assertThatThrownBy(() -> client.refresh(NOW.plusSeconds(60))).isInstanceOf(PkiException.class);
         assertThat(client.ctl().orElseThrow().sequence()).isEqualTo(5);
         assertThat(client.ctl().orElseThrow().authorizationAuthorities()).hasSize(1);

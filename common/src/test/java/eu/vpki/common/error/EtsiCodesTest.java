@@ -37,13 +37,16 @@ class EtsiCodesTest {
     void everyErrorCode_mapsToADefinedResponseCode() {
         for (ErrorCode c : ErrorCode.values()) {
             assertThat(EtsiCodes.enrolmentName(c.enrolmentResponseCode())).as(c.name()).doesNotStartWith("code-").isNotEqualTo("ok");
-            assertThat(EtsiCodes.authorizationName(c.authorizationResponseCode())).as(c.name()).doesNotStartWith("code-").isNotEqualTo("ok");
-            assertThat(EtsiCodes.validationName(c.authorizationValidationResponseCode())).as(c.name()).doesNotStartWith("code-").isNotEqualTo("ok");
+            assertThat(EtsiCodes.authorizationName(c.authorizationResponseCode())).as(c.name()).doesNotStartWith("code-")
+                    .isNotEqualTo("ok");
+            assertThat(EtsiCodes.validationName(c.authorizationValidationResponseCode())).as(c.name()).doesNotStartWith("code-")
+                    .isNotEqualTo("ok");
         }
     }
 
     @Test
     void errorCodeNumbers_areUnique() {
-        assertThat(java.util.Arrays.stream(ErrorCode.values()).map(ErrorCode::code).distinct().count()).isEqualTo(ErrorCode.values().length);
+        assertThat(java.util.Arrays.stream(ErrorCode.values()).map(ErrorCode::code).distinct().count())
+                .isEqualTo(ErrorCode.values().length);
     }
 }

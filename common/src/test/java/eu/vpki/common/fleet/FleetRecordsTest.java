@@ -63,7 +63,8 @@ class FleetRecordsTest {
         assertThat(Permissions.allows(permitted, PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0x80, (byte) 0x00))).isTrue();
         assertThat(Permissions.allows(permitted, PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0x00, (byte) 0x00))).isTrue();
         assertThat(Permissions.allows(permitted, PsidSsp.bitmap(Psids.CAM, (byte) 0x01, (byte) 0xC0, (byte) 0x00))).isFalse();
-        assertThat(Permissions.allows(permitted, PsidSsp.bitmap(Psids.CAM, (byte) 0x02, (byte) 0x80, (byte) 0x00))).as("version byte").isFalse();
+        assertThat(Permissions.allows(permitted, PsidSsp.bitmap(Psids.CAM, (byte) 0x02, (byte) 0x80, (byte) 0x00))).as("version byte")
+                .isFalse();
         assertThat(Permissions.allows(permitted, PsidSsp.of(Psids.CAM))).isFalse();
         assertThat(Permissions.allows(permitted, PsidSsp.bitmap(Psids.DENM, (byte) 0x01, (byte) 0, (byte) 0, (byte) 0))).isFalse();
     }
@@ -93,10 +94,13 @@ class FleetRecordsTest {
     @Test
     void enrolledCommand_writesEcPointerAndSupersession() {
         TestPki pki = new TestPki(EtsiCurve.NIST_P256);
-        EcRecord old = new EcRecord(pki.issueEc(EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM)), "VIN-1", EcRecord.Status.ACTIVE, 5);
-        EcRecord issued = new EcRecord(pki.issueEc(EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM)), "VIN-1", EcRecord.Status.ACTIVE, 9);
+        EcRecord old = new EcRecord(pki.issueEc(EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM)), "VIN-1", EcRecord.Status.ACTIVE,
+                5);
+        EcRecord issued = new EcRecord(pki.issueEc(EtsiKeyPair.generate(EtsiCurve.NIST_P256, TestPki.RANDOM)), "VIN-1",
+                EcRecord.Status.ACTIVE, 9);
         List<Operation> ops = FleetCommands.enrolled(issued, Optional.of(old.superseded(10)));
-        assertThat(ops).extracting(Operation::key).containsExactly(FleetKeys.ec(issued.id()), FleetKeys.stationEc("VIN-1"), FleetKeys.ec(old.id()));
+        assertThat(ops).extracting(Operation::key).containsExactly(FleetKeys.ec(issued.id()), FleetKeys.stationEc("VIN-1"),
+                FleetKeys.ec(old.id()));
         assertThat(ops).allSatisfy(op -> assertThat(FleetKeys.KEYSPACE.isManaged(op.key())).isTrue());
         Operation.PutIfNewer supersede = (Operation.PutIfNewer) ops.get(2);
         assertThat(supersede.version()).isEqualTo(10);

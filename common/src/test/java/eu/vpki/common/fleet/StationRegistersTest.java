@@ -79,7 +79,8 @@ class StationRegistersTest {
         StationRecord other = applyAndRead(1, "VIN-1", List.of(permissions, registration, suspended));
 
         for (StationRecord merged : List.of(one, other)) {
-            assertThat(merged.status()).as("the suspension (lower version) survives the permission change").isEqualTo(StationStatus.SUSPENDED);
+            assertThat(merged.status()).as("the suspension (lower version) survives the permission change")
+                    .isEqualTo(StationStatus.SUSPENDED);
             assertThat(merged.permissions()).as("the permission change survives the suspension").containsExactly(DENM);
             assertThat(merged.version()).isEqualTo(10);
             assertThat(merged.permissionsVersion()).isEqualTo(20);

@@ -63,7 +63,8 @@ class RedisServerPasswordTest {
     @Test
     void theConfigurationFile_isReadableByItsOwnerOnly() throws Exception {
         Path dir = Files.createTempDirectory("redis-pw");
-        try (RedisServer redis = RedisServer.start(RedisServerBinary.locate(), new RedisServer.Options(0, dir, false).withPassword("pw-1"))) {
+        try (RedisServer redis = RedisServer.start(RedisServerBinary.locate(),
+                new RedisServer.Options(0, dir, false).withPassword("pw-1"))) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("redis-auth.conf")))).isEqualTo("rw-------");
             assertThat(redis.isRunning()).isTrue();
         }

@@ -125,7 +125,8 @@ class CommandCodecFuzzTest {
         assertThat(ea1.refusal(signedEnrolment)).isNull();
         for (String target : List.of("message", "origin")) {
             corpus.write(target, "signed-enrolment", CommandCodec.encode(signedEnrolment));
-            corpus.write(target, "signed-registration-of-another-replica", CommandCodec.encode(ea1.sign(new Command(registration.id(), 1_780_000_000_000L, registration.operations()))));
+            corpus.write(target, "signed-registration-of-another-replica",
+                    CommandCodec.encode(ea1.sign(new Command(registration.id(), 1_780_000_000_000L, registration.operations()))));
         }
         corpus.write("origin", "enrolment", CommandCodec.encode(enrolment));
         corpus.write("message", "registration", CommandCodec.encode(registration));

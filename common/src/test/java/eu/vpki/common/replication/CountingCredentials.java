@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@link OriginCredentials#agree}).
  */
 record CountingCredentials(OriginCredentials credentials, Map<String, AtomicInteger> checks, Map<String, AtomicInteger> answers,
-                           Map<String, AtomicInteger> tagged, AtomicInteger agreements) implements OriginCredentials {
+                           Map<String, AtomicInteger> tagged, AtomicInteger agreements)
+        implements
+            OriginCredentials {
 
     CountingCredentials(OriginCredentials credentials, Map<String, AtomicInteger> checks, Map<String, AtomicInteger> answers,
                         Map<String, AtomicInteger> tagged) {

@@ -16,7 +16,7 @@ class JGroupsStackTest {
     private static ReplicationConfig config(ReplicationConfig.Order order, ReplicationConfig.Discovery discovery) {
         return new ReplicationConfig("c", "r1", order, ReplicationConfig.Propagation.SYNC, "127.0.0.1", 7811,
                 discovery, 3, new ReplicationConfig.Timeouts(Duration.ofSeconds(3), Duration.ofSeconds(2),
-                Duration.ofMillis(500), Duration.ofSeconds(8)));
+                        Duration.ofMillis(500), Duration.ofSeconds(8)));
     }
 
     private static List<String> names(ProtocolStackConfigurator stack) {

@@ -90,8 +90,9 @@ class OriginAuthenticationTest {
         Path otherDir = dir.resolve("other");
         other.writeTrustStore(otherDir.resolve("trust.p12"), PASSWORD);
         other.issueKeyStore("ea-0", ISSUED, Duration.ofDays(30), RANDOM, otherDir.resolve("ea-0.p12"), PASSWORD);
-        OriginAuthentication foreign = OriginAuthentication.of(TestCluster.credentials(ReplicationConfig.Tls.of(otherDir.resolve("ea-0.p12"), "pw",
-                otherDir.resolve("trust.p12"), "pw")), "ea-0");
+        OriginAuthentication foreign = OriginAuthentication
+                .of(TestCluster.credentials(ReplicationConfig.Tls.of(otherDir.resolve("ea-0.p12"), "pw",
+                        otherDir.resolve("trust.p12"), "pw")), "ea-0");
         assertThat(b.refusal(foreign.sign(command("ea-0~mi3k2x1c", NOW)))).startsWith("its certificate is refused")
                 .contains("not issued by a trusted deployment CA");
         long expired = ISSUED.plus(Duration.ofDays(31)).toEpochMilli();

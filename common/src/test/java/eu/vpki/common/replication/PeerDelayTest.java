@@ -42,7 +42,8 @@ class PeerDelayTest {
         Map<Integer, Long> sentAt = new ConcurrentHashMap<>();
         Map<Integer, Long> delayOnArrival = new ConcurrentHashMap<>();
         List<Integer> order = java.util.Collections.synchronizedList(new ArrayList<>());
-        JChannel sender = start(config("r1", ports[0], hosts), cluster, m -> { });
+        JChannel sender = start(config("r1", ports[0], hosts), cluster, m -> {
+        });
         start(config("r2", ports[1], hosts).withEmulatedDelays(Map.of("r1", Duration.ofMillis(DELAY_MS))), cluster, m -> {
             if (m.getObject() instanceof Integer n) {
                 delayOnArrival.put(n, System.nanoTime() - sentAt.get(n));

@@ -53,8 +53,9 @@ class ReceiverTagsTest {
     /** A replica with a fresh key store {@code name} for {@code replicaId}. */
     private OriginAuthentication replica(String replicaId, String name) {
         ca.issueKeyStore(replicaId, ISSUED, Duration.ofDays(30), RANDOM, dir.resolve(name + ".p12"), PASSWORD);
-        CountingCredentials counting = new CountingCredentials(TestCluster.credentials(ReplicationConfig.Tls.of(dir.resolve(name + ".p12"), "pw",
-                dir.resolve("trust.p12"), "pw")));
+        CountingCredentials counting = new CountingCredentials(
+                TestCluster.credentials(ReplicationConfig.Tls.of(dir.resolve(name + ".p12"), "pw",
+                        dir.resolve("trust.p12"), "pw")));
         credentials.put(name, counting);
         return OriginAuthentication.of(counting, replicaId);
     }

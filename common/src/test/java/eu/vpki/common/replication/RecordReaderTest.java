@@ -43,8 +43,7 @@ class RecordReaderTest {
         stateMachine.apply(List.of(new Command(new CommandId("r1", ++seq), 0, List.of(operations))));
     }
 
-    private static final List<RecordReader.Reference> OWNER_POINTER_ITEM =
-            List.of(new RecordReader.Reference(1, "item", "t:item:"));
+    private static final List<RecordReader.Reference> OWNER_POINTER_ITEM = List.of(new RecordReader.Reference(1, "item", "t:item:"));
 
     @Test
     void read_followsTheReference_andReturnsEveryRecordInOrder() {

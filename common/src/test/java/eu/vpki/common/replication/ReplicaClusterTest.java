@@ -118,15 +118,18 @@ class ReplicaClusterTest {
         Replica a = cluster.start(0);
         Replica b = cluster.start(1);
         cluster.awaitServing(0, 1);
-        Load loadA = new Load(a, 600, ack -> { });
-        Load loadB = new Load(b, 600, ack -> { });
+        Load loadA = new Load(a, 600, ack -> {
+        });
+        Load loadB = new Load(b, 600, ack -> {
+        });
         loadA.start();
         loadB.start();
         await().atMost(TestCluster.CONVERGENCE).until(() -> loadA.acks.size() + loadB.acks.size() >= 300);
 
         Replica c = cluster.start(2);
         cluster.awaitServing(2);
-        Load loadC = new Load(c, 200, ack -> { });
+        Load loadC = new Load(c, 200, ack -> {
+        });
         loadC.start();
         awaitFinished(List.of(loadA, loadB, loadC));
 
@@ -154,7 +157,8 @@ class ReplicaClusterTest {
             Replica b = cluster.start(1);
             Replica victim = cluster.start(2);
             cluster.awaitServing(0, 1, 2);
-            List<Load> loads = Stream.of(a, b, victim).map(origin -> new Load(origin, 500, ack -> { })).toList();
+            List<Load> loads = Stream.of(a, b, victim).map(origin -> new Load(origin, 500, ack -> {
+            })).toList();
             loads.forEach(Load::start);
             await().atMost(TestCluster.CONVERGENCE).until(() -> loads.stream().mapToInt(load -> load.acks.size()).sum() >= 300);
 
@@ -295,8 +299,8 @@ class ReplicaClusterTest {
     private static boolean isOutcomeUnknownOrRefused(Throwable error) {
         return error instanceof ReplicationException replication
                 && (replication.code() == ErrorCode.TIMEOUT_OUTCOME_UNKNOWN
-                || replication.code() == ErrorCode.NOT_SERVING
-                || replication.code() == ErrorCode.NO_MAJORITY);
+                        || replication.code() == ErrorCode.NOT_SERVING
+                        || replication.code() == ErrorCode.NO_MAJORITY);
     }
 
     private static void awaitFinished(Collection<Load> loads) {

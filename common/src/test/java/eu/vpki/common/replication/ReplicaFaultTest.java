@@ -368,9 +368,10 @@ class ReplicaFaultTest {
 
             victim.restart();
             // the pool may still hold a connection to the killed server until the replica's recovery clears it
-            await().atMost(TestCluster.CONVERGENCE).ignoreExceptions().untilAsserted(() ->
-                    assertThat(new RedisStateMachine(cluster.member(2).pool, ReplicaClusterTest.KEYSPACE).serverRunId())
-                            .as("what tells a replica that its Redis restarted, even when no apply failed meanwhile").isNotEqualTo(runIdBefore));
+            await().atMost(TestCluster.CONVERGENCE).ignoreExceptions().untilAsserted(
+                    () -> assertThat(new RedisStateMachine(cluster.member(2).pool, ReplicaClusterTest.KEYSPACE).serverRunId())
+                            .as("what tells a replica that its Redis restarted, even when no apply failed meanwhile")
+                            .isNotEqualTo(runIdBefore));
             cluster.awaitServing(2);
             assertThat(c.origin()).isNotEqualTo(firstOrigin).startsWith(c.id() + "~");
             awaitEverywhere(acknowledged, 0, 1, 2);

@@ -20,7 +20,7 @@ class ReplicationConfigTest {
 
     @Test
     void applyGrouping_outsideZeroTo100Ms_isRefusedNamingTheKey() {
-        for (Duration bad : new Duration[] {Duration.ofMillis(-1), Duration.ofMillis(101), null}) {
+        for (Duration bad : new Duration[]{Duration.ofMillis(-1), Duration.ofMillis(101), null}) {
             assertThatThrownBy(() -> config(ReplicationConfig.Propagation.ASYNC, bad))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("apply-grouping");
@@ -51,7 +51,7 @@ class ReplicationConfigTest {
 
         assertThatThrownBy(() -> withStatusInterval(Duration.ofSeconds(1), Duration.ofSeconds(4)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reply-timeout");
-        for (Duration bad : new Duration[] {Duration.ofMillis(10), Duration.ofSeconds(11), null}) {
+        for (Duration bad : new Duration[]{Duration.ofMillis(10), Duration.ofSeconds(11), null}) {
             assertThatThrownBy(() -> withStatusInterval(bad, Duration.ofMinutes(5)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("status-interval");
         }

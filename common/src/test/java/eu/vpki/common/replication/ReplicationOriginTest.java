@@ -75,7 +75,8 @@ class ReplicationOriginTest {
         Path trust = dir.resolve("trust.p12");
         ca.writeTrustStore(trust, PASSWORD.toCharArray());
         for (String id : ids) {
-            ca.issueKeyStore(id, Instant.now().minusSeconds(3600), Duration.ofDays(1), RANDOM, dir.resolve(id + ".p12"), PASSWORD.toCharArray());
+            ca.issueKeyStore(id, Instant.now().minusSeconds(3600), Duration.ofDays(1), RANDOM, dir.resolve(id + ".p12"),
+                    PASSWORD.toCharArray());
         }
         return trust;
     }
@@ -145,22 +146,26 @@ class ReplicationOriginTest {
                     DeploymentTrust.read(trust, PASSWORD.toCharArray()), RANDOM).certificate().encoded();
             Command borrowed = asR0.signed(new OriginSignature(r1Certificate, asR0.signature().signature()));
             for (Command forged : List.of(asR0, huge, borrowed)) {
-                dispatcher.castMessage(null, new BytesMessage(null, CommandCodec.encode(forged)), new RequestOptions(ResponseMode.GET_NONE, 0));
+                dispatcher.castMessage(null, new BytesMessage(null, CommandCodec.encode(forged)),
+                        new RequestOptions(ResponseMode.GET_NONE, 0));
             }
             await().atMost(TestCluster.CONVERGENCE).until(() -> refused(0, "direct") >= 3 && refused(1, "direct") >= 3);
-            assertThat(membership.messages(Level.WARN)).anyMatch(m -> m.contains("signed with the certificate of replica r0, not of its origin's replica r1"))
+            assertThat(membership.messages(Level.WARN))
+                    .anyMatch(m -> m.contains("signed with the certificate of replica r0, not of its origin's replica r1"))
                     .anyMatch(m -> m.contains("not signed by its origin"))
                     .anyMatch(m -> m.contains("its signature by r1 does not verify"));
 
             // anti-entropy: the rogue, in its own name (r0, a new incarnation), claims it applied 3 more commands of r1's
             // origin, and serves forged ones from its "log"
-            byte[] report = sealedAsR0.seal(CommandCodec.encodeReport(new AppliedReport("r0", "r0~zzzzzzzz", true, Map.of(r1Origin, next + 2),
-                    Map.of(r1Origin, next))));
+            byte[] report = sealedAsR0
+                    .seal(CommandCodec.encodeReport(new AppliedReport("r0", "r0~zzzzzzzz", true, Map.of(r1Origin, next + 2),
+                            Map.of(r1Origin, next))));
             await().atMost(TestCluster.CONVERGENCE).pollInterval(Duration.ofMillis(250)).until(() -> {
                 dispatcher.castMessage(null, new BytesMessage(null, report), new RequestOptions(ResponseMode.GET_NONE, 0));
                 return refused(0, "pull") >= 3 && refused(1, "pull") >= 3;
             });
-            assertThat(antiEntropy.messages(Level.WARN)).anyMatch(m -> m.contains("fetched from") && m.contains("not of its origin's replica r1"));
+            assertThat(antiEntropy.messages(Level.WARN))
+                    .anyMatch(m -> m.contains("fetched from") && m.contains("not of its origin's replica r1"));
         }
         rogue.close();
 
@@ -276,7 +281,8 @@ class ReplicationOriginTest {
         assertThat(count(checked, "r1", "r0") + count(tagged, "r1", "r0")).as("r1 checking r0's").isEqualTo(20);
         assertThat(count(checked, "r1", "r1") + count(tagged, "r1", "r1")).as("r1 checking its own").isZero();
         if (propagation == Propagation.SYNC) {
-            assertThat(confirmations.get("r0").getOrDefault("r0", new AtomicInteger()).get()).as("r0 opening its own confirmations").isZero();
+            assertThat(confirmations.get("r0").getOrDefault("r0", new AtomicInteger()).get()).as("r0 opening its own confirmations")
+                    .isZero();
             assertThat(confirmations.get("r0").get("r1").get()).as("r0 opening r1's confirmations").isGreaterThanOrEqualTo(20);
         }
     }
@@ -291,7 +297,7 @@ class ReplicationOriginTest {
     @ParameterizedTest
     @CsvSource({"FIFO,ASYNC", "TOTAL,SYNC"})
     void aReceiverAcceptsTaggedCommandsWithoutVerifying_andOneJoiningLaterVerifiesTheLogBySignature(Order order,
-                                                                                                   Propagation propagation) {
+                                                                                                    Propagation propagation) {
         Path trust = deployment(List.of("r0", "r1", "r2"));
         Map<String, Map<String, AtomicInteger>> checked = new ConcurrentHashMap<>(); // checking replica -> origin replica -> commands
         Map<String, Map<String, AtomicInteger>> tagged = new ConcurrentHashMap<>(); // receiving replica -> origin replica -> commands

@@ -164,7 +164,7 @@ final class TestCluster implements AutoCloseable {
     /** Starts member {@code index}; retries on another port if its probed free port was taken meanwhile. */
     Replica start(int index, ReplicationConfig.Timeouts timeouts, Duration statusInterval) {
         Member member = members.get(index);
-        for (int attempt = 1; ; attempt++) {
+        for (int attempt = 1;; attempt++) {
             try {
                 return startOnce(member, timeouts, statusInterval);
             } catch (ReplicationException e) {
@@ -288,7 +288,7 @@ final class TestCluster implements AutoCloseable {
             } catch (CompletionException e) {
                 if (e.getCause() instanceof ReplicationException refused
                         && (refused.code() == ErrorCode.NO_MAJORITY
-                        || refused.code() == ErrorCode.NOT_SERVING)) {
+                                || refused.code() == ErrorCode.NOT_SERVING)) {
                     return false;
                 }
                 throw e;
@@ -299,8 +299,8 @@ final class TestCluster implements AutoCloseable {
 
     /** Waits until the given members hold the same replicated state. */
     void awaitSameState(Integer... indexes) {
-        await().atMost(CONVERGENCE).pollInterval(Duration.ofMillis(200)).until(() ->
-                Stream.of(indexes).map(i -> members.get(i).replica.stateDigest()).distinct().count() == 1);
+        await().atMost(CONVERGENCE).pollInterval(Duration.ofMillis(200))
+                .until(() -> Stream.of(indexes).map(i -> members.get(i).replica.stateDigest()).distinct().count() == 1);
     }
 
     @Override

@@ -22,8 +22,7 @@ public final class FuzzContract {
     /** Default per-input allocation bound: far above what any well-formed message of 1 MiB needs to decode. */
     public static final long DEFAULT_MAX_ALLOCATED_BYTES = 64L << 20;
 
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     private FuzzContract() {
     }

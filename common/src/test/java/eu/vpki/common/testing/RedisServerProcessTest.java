@@ -19,8 +19,8 @@ class RedisServerProcessTest {
     @Test
     void start_answersPingAndStoresValues() {
         try (RedisServerProcess redis = RedisServerProcess.start(RedisServerBinary.locate());
-             JedisPool pool = redis.newPool();
-             Jedis jedis = pool.getResource()) {
+                JedisPool pool = redis.newPool();
+                Jedis jedis = pool.getResource()) {
             assertThat(jedis.ping()).isEqualTo("PONG");
             jedis.set("greeting", "hello");
             assertThat(jedis.get("greeting")).isEqualTo("hello");
@@ -57,7 +57,7 @@ class RedisServerProcessTest {
     @Test
     void flushAll_emptiesTheServer() {
         try (RedisServerProcess redis = RedisServerProcess.start(RedisServerBinary.locate());
-             Jedis jedis = redis.connect()) {
+                Jedis jedis = redis.connect()) {
             jedis.set("a", "1");
 
             redis.flushAll();
@@ -69,9 +69,9 @@ class RedisServerProcessTest {
     @Test
     void twoServers_areIndependent() {
         try (RedisServerProcess first = RedisServerProcess.start(RedisServerBinary.locate());
-             RedisServerProcess second = RedisServerProcess.start(RedisServerBinary.locate());
-             Jedis one = first.connect();
-             Jedis two = second.connect()) {
+                RedisServerProcess second = RedisServerProcess.start(RedisServerBinary.locate());
+                Jedis one = first.connect();
+                Jedis two = second.connect()) {
             one.set("only-in-first", "x");
 
             assertThat(first.port()).isNotEqualTo(second.port());

@@ -68,7 +68,8 @@ public final class SoftHsm {
         return new Pkcs11Settings(MODULE, Long.parseLong(m.group(1)), 0, PIN.toCharArray());
     }
 
-    private static final Pattern TOKEN = Pattern.compile("Serial number:\\s+(\\S+)\\s+Initialized:\\s+yes\\s+User PIN init\\.:\\s+\\S+\\s+Label:\\s+(\\S+)");
+    private static final Pattern TOKEN = Pattern
+            .compile("Serial number:\\s+(\\S+)\\s+Initialized:\\s+yes\\s+User PIN init\\.:\\s+\\S+\\s+Label:\\s+(\\S+)");
 
     private static void deleteStale(String label) {
         Matcher m = TOKEN.matcher(run("softhsm2-util", "--show-slots"));

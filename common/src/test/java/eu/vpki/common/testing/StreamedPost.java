@@ -46,10 +46,11 @@ public record StreamedPost(int status, Map<String, String> headers, String body,
      * {@code ["} makes a JSON body that stays valid (one endless string) for as long as it is read.
      */
     public static StreamedPost send(URI url, String contentType, String prefix, long total, Long contentLength,
-                                    Map<String, String> extraHeaders) throws IOException, InterruptedException {
+                                    Map<String, String> extraHeaders)
+            throws IOException, InterruptedException {
         try (Socket socket = "https".equals(url.getScheme())
                 ? eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(TestTls.loopback().caCertificate()).getSocketFactory()
-                .createSocket(url.getHost(), url.getPort())
+                        .createSocket(url.getHost(), url.getPort())
                 : new Socket(url.getHost(), url.getPort())) {
             StringBuilder head = new StringBuilder("POST " + url.getRawPath() + " HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
                     + "\r\nContent-Type: " + contentType + "\r\n");
@@ -118,7 +119,8 @@ public record StreamedPost(int status, Map<String, String> headers, String body,
             body = in.readNBytes(Integer.parseInt(headers.get("content-length")));
         } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
-            for (int n = Integer.parseInt(HttpHeadLine.read(in).strip(), 16); n > 0; n = Integer.parseInt(HttpHeadLine.read(in).strip(), 16)) {
+            for (int n = Integer.parseInt(HttpHeadLine.read(in).strip(), 16); n > 0; n = Integer.parseInt(HttpHeadLine.read(in).strip(),
+                    16)) {
                 b.write(in.readNBytes(n));
                 HttpHeadLine.read(in);
             }

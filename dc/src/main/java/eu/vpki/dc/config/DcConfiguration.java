@@ -45,7 +45,9 @@ public class DcConfiguration {
     @Bean
     HttpClient dcHttpClient(RcaLinkProperties rca, DcProperties dc, ObjectProvider<SslBundles> bundles, ClientTls clientTls) {
         dc.deprecationWarning().ifPresent(LOG::warn);
-        ClientTls tls = rca.sslBundle() != null && !rca.sslBundle().isBlank() ? ClientTls.of(bundles.getObject(), rca.sslBundle()) : clientTls;
+        ClientTls tls = rca.sslBundle() != null && !rca.sslBundle().isBlank()
+                ? ClientTls.of(bundles.getObject(), rca.sslBundle())
+                : clientTls;
         return tls.httpClient(dc.rca().connectTimeout()).build();
     }
 
@@ -58,7 +60,8 @@ public class DcConfiguration {
                 throw new PkiException(e.code(), "vpki.dc.trusted-rca: '" + h + "' is not a HashedId8 (16 hex digits)", e);
             }
         }).toList();
-        return TrustedRoots.bootstrap(rca.certificateFile(), pinned, rca.url(), dc.dataDir().resolve("trust"), http, dc.rcaRequestTimeout());
+        return TrustedRoots.bootstrap(rca.certificateFile(), pinned, rca.url(), dc.dataDir().resolve("trust"), http,
+                dc.rcaRequestTimeout());
     }
 
     @Bean

@@ -65,12 +65,15 @@ public final class DistributionCentre {
         for (EtsiCertificate rca : roots.all()) {
             HashedId8 id = rca.hashedId8();
             lists.put(id, new ConcurrentHashMap<>());
-            Gauge.builder("vpki.dc.ctl.sequence", this, d -> d.held(id, ListKind.CTL) == null ? -1 : d.held(id, ListKind.CTL).ctl().sequence())
+            Gauge.builder("vpki.dc.ctl.sequence", this,
+                    d -> d.held(id, ListKind.CTL) == null ? -1 : d.held(id, ListKind.CTL).ctl().sequence())
                     .tag("rca", id.toHex()).description("ctlSequence of the CTL served").register(registry);
             Gauge.builder("vpki.dc.ctl.age", this, d -> age(d.held(id, ListKind.CTL)))
-                    .tag("rca", id.toHex()).baseUnit("seconds").description("seconds since the served CTL was generated").register(registry);
+                    .tag("rca", id.toHex()).baseUnit("seconds").description("seconds since the served CTL was generated")
+                    .register(registry);
             Gauge.builder("vpki.dc.crl.age", this, d -> age(d.held(id, ListKind.CRL)))
-                    .tag("rca", id.toHex()).baseUnit("seconds").description("seconds since thisUpdate of the served CRL").register(registry);
+                    .tag("rca", id.toHex()).baseUnit("seconds").description("seconds since thisUpdate of the served CRL")
+                    .register(registry);
         }
         loadFromDisk();
     }
@@ -138,7 +141,8 @@ public final class DistributionCentre {
                 RcaCtl ctl = TrustLists.readCtl(body, rca);
                 if (ctl.full() != (kind == ListKind.CTL)) {
                     throw new PkiException(ErrorCode.UNEXPECTED_CONTENT, kind == ListKind.CTL
-                            ? "a delta CTL was published as the full CTL" : "a full CTL was published as the delta");
+                            ? "a delta CTL was published as the full CTL"
+                            : "a full CTL was published as the delta");
                 }
                 if (kind == ListKind.CTL) {
                     if (current != null && !CtlSequence.supersedes(ctl.sequence(), generated, current.ctl().sequence(),
@@ -168,8 +172,10 @@ public final class DistributionCentre {
         Path dir = dataDir.resolve(signer.toHex());
         AtomicFiles.write(dir.resolve(kind.fileName()), body);
         audit.event("list-accepted", "kind", kind.pathName(), "rca", signer.toHex(),
-                next.ctl() != null ? "sequence" : "thisUpdate", next.ctl() != null ? Integer.toString(next.ctl().sequence())
-                        : next.crl().thisUpdate().toString(), "sha256", DistributionPaths.etag(body).replace("\"", ""));
+                next.ctl() != null ? "sequence" : "thisUpdate", next.ctl() != null
+                        ? Integer.toString(next.ctl().sequence())
+                        : next.crl().thisUpdate().toString(),
+                "sha256", DistributionPaths.etag(body).replace("\"", ""));
         lists.get(signer).put(kind, next);
         if (kind == ListKind.CTL && current != null) {
             // the held delta belonged to the replaced full CTL

@@ -4,9 +4,8 @@ import eu.vpki.common.distribution.DistributionPaths;
 
 /** The lists a DC holds per Root CA, with their file names and content types. */
 public enum ListKind {
-    CTL("ctl", "ctl.coer", DistributionPaths.CTL_CONTENT_TYPE),
-    DELTA_CTL("ctl-delta", "ctl-delta.coer", DistributionPaths.CTL_CONTENT_TYPE),
-    CRL("crl", "crl.coer", DistributionPaths.CRL_CONTENT_TYPE);
+    CTL("ctl", "ctl.coer", DistributionPaths.CTL_CONTENT_TYPE), DELTA_CTL("ctl-delta", "ctl-delta.coer",
+            DistributionPaths.CTL_CONTENT_TYPE), CRL("crl", "crl.coer", DistributionPaths.CRL_CONTENT_TYPE);
 
     private final String pathName;
     private final String fileName;

@@ -69,7 +69,8 @@ public final class TrustedRoots {
             try {
                 certs.add(EtsiCertificate.decode(Files.readAllBytes(f)));
             } catch (IOException e) {
-                throw new PkiException(ErrorCode.INVALID_ARGUMENT, "vpki.rca.certificate-file: cannot read " + f + ": " + e.getMessage(), e);
+                throw new PkiException(ErrorCode.INVALID_ARGUMENT, "vpki.rca.certificate-file: cannot read " + f + ": " + e.getMessage(),
+                        e);
             } catch (PkiException e) {
                 throw new PkiException(e.code(), "vpki.rca.certificate-file: " + f + ": " + e.getMessage(), e);
             }

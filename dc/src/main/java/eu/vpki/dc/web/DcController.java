@@ -39,22 +39,26 @@ public class DcController {
     }
 
     @GetMapping("/getctl/{rca}")
-    public ResponseEntity<byte[]> ctl(@PathVariable String rca, @RequestHeader(value = "If-None-Match", required = false) String ifNoneMatch) {
+    public ResponseEntity<byte[]> ctl(@PathVariable String rca,
+                                      @RequestHeader(value = "If-None-Match", required = false) String ifNoneMatch) {
         return serve(dc.list(rcaId(rca), ListKind.CTL), ifNoneMatch);
     }
 
     @GetMapping("/getctl/{rca}/delta")
-    public ResponseEntity<byte[]> deltaCtl(@PathVariable String rca, @RequestHeader(value = "If-None-Match", required = false) String ifNoneMatch) {
+    public ResponseEntity<byte[]> deltaCtl(@PathVariable String rca,
+                                           @RequestHeader(value = "If-None-Match", required = false) String ifNoneMatch) {
         return serve(dc.list(rcaId(rca), ListKind.DELTA_CTL), ifNoneMatch);
     }
 
     @GetMapping("/getcrl/{rca}")
-    public ResponseEntity<byte[]> crl(@PathVariable String rca, @RequestHeader(value = "If-None-Match", required = false) String ifNoneMatch) {
+    public ResponseEntity<byte[]> crl(@PathVariable String rca,
+                                      @RequestHeader(value = "If-None-Match", required = false) String ifNoneMatch) {
         return serve(dc.list(rcaId(rca), ListKind.CRL), ifNoneMatch);
     }
 
     @GetMapping("/getcert/{rca}")
-    public ResponseEntity<byte[]> certificate(@PathVariable String rca, @RequestHeader(value = "If-None-Match", required = false) String ifNoneMatch) {
+    public ResponseEntity<byte[]> certificate(@PathVariable String rca,
+                                              @RequestHeader(value = "If-None-Match", required = false) String ifNoneMatch) {
         return serve(dc.certificate(rcaId(rca)), ifNoneMatch);
     }
 

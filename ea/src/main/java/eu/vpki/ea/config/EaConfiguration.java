@@ -54,7 +54,8 @@ public class EaConfiguration {
      */
     @Bean
     FleetState fleetState(JedisPool redis, Replica replica, EaProperties ea) {
-        return ea.ecCacheEntries() == 0 ? new FleetState(redis, replica::status)
+        return ea.ecCacheEntries() == 0
+                ? new FleetState(redis, replica::status)
                 : FleetState.withEcCache(redis, replica, ea.ecCacheEntries());
     }
 

@@ -19,17 +19,17 @@ import java.time.Duration;
 @Validated
 @ConfigurationProperties("vpki.ea")
 public record EaProperties(
-        @NotNull Path certificateFile,
-        @DefaultValue("ea-signing") @NotBlank String signingKeyAlias,
-        @DefaultValue("ea-encryption") @NotBlank String encryptionKeyAlias,
-        Path ctlFile,
-        @DefaultValue("5m") Duration requestWindow,
-        @DefaultValue("30s") Duration clockSkew,
-        @DefaultValue("1000000") @Min(1) int replayCacheEntries,
-        @DefaultValue("10s") Duration replicationTimeout,
-        @DefaultValue("65536") @Min(256) int maxRequestBytes,
-        @DefaultValue("5m") Duration ecBackdate,
-        @DefaultValue("4096") @Min(0) int ecCacheEntries) {
+                           @NotNull Path certificateFile,
+                           @DefaultValue("ea-signing") @NotBlank String signingKeyAlias,
+                           @DefaultValue("ea-encryption") @NotBlank String encryptionKeyAlias,
+                           Path ctlFile,
+                           @DefaultValue("5m") Duration requestWindow,
+                           @DefaultValue("30s") Duration clockSkew,
+                           @DefaultValue("1000000") @Min(1) int replayCacheEntries,
+                           @DefaultValue("10s") Duration replicationTimeout,
+                           @DefaultValue("65536") @Min(256) int maxRequestBytes,
+                           @DefaultValue("5m") Duration ecBackdate,
+                           @DefaultValue("4096") @Min(0) int ecCacheEntries) {
 
     public EaSettings toSettings() {
         return new EaSettings(requestWindow, clockSkew, replicationTimeout, ecBackdate);

@@ -106,7 +106,8 @@ public final class AuthorizationValidationService {
                 throw new PkiException(ErrorCode.NOT_TRUSTED, "AA " + aa.hashedId8() + " is not valid at " + now);
             }
             if (!received.eaId().equals(ea.certificate().hashedId8())) {
-                throw new PkiException(ErrorCode.UNKNOWN_EA, "request names EA " + received.eaId() + ", this is " + ea.certificate().hashedId8());
+                throw new PkiException(ErrorCode.UNKNOWN_EA,
+                        "request names EA " + received.eaId() + ", this is " + ea.certificate().hashedId8());
             }
             HashedId8 ecId = received.ecSignature().signerDigest().orElseThrow();
             return new Validation(start, now, request, received, ecId, fleet.keptEcWithStation(ecId).orElse(null), null);
@@ -128,7 +129,8 @@ public final class AuthorizationValidationService {
         private final FleetState.EcAndStation kept;
         private final RuntimeException failure;
 
-        private Validation(long start, Instant now, DecryptedRequest request, AuthorizationValidationMessages.ReceivedValidationRequest received,
+        private Validation(long start, Instant now, DecryptedRequest request,
+                           AuthorizationValidationMessages.ReceivedValidationRequest received,
                            HashedId8 ecId, FleetState.EcAndStation kept, RuntimeException failure) {
             this.start = start;
             this.now = now;

@@ -168,7 +168,8 @@ public final class EnrolmentService {
         // the last check: only a request of an authenticated station that passed every other check is remembered,
         // keyed on what it says (the decrypted request), not on how it was encrypted
         if (!replays.firstSeen(HashAlgorithm.SHA256.digest(request.plaintext()))) {
-            throw new PkiException(ErrorCode.REPLAYED_REQUEST, "request already received at this replica within " + settings.requestWindow());
+            throw new PkiException(ErrorCode.REPLAYED_REQUEST,
+                    "request already received at this replica within " + settings.requestWindow());
         }
         EtsiCertificate ec = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(validity,
                 received.request().verificationKey(), received.request().encryptionKey(), region), ea.certificate(), ea.signer());
@@ -224,7 +225,8 @@ public final class EnrolmentService {
     private static void requirePermitted(List<PsidSsp> requested, StationRecord station) {
         for (PsidSsp p : requested) {
             boolean ok = p.psid() == Psids.SECURED_CERTIFICATE_REQUEST
-                    ? p.kind() == PsidSsp.SspKind.NONE || Permissions.allows(List.of(PsidSsp.bitmap(p.psid(), CertificateProfiles.EC_SSP)), p)
+                    ? p.kind() == PsidSsp.SspKind.NONE
+                            || Permissions.allows(List.of(PsidSsp.bitmap(p.psid(), CertificateProfiles.EC_SSP)), p)
                     : Permissions.allows(station.permissions(), p);
             if (!ok) {
                 throw new PkiException(ErrorCode.PERMISSIONS_NOT_ALLOWED, p + " is not permitted to station " + station.canonicalId());
@@ -251,7 +253,8 @@ public final class EnrolmentService {
         if (requested != null) {
             Duration length = Duration.between(requested.start(), requested.end());
             if (length.compareTo(station.maxEcValidity()) > 0 || requested.end().isAfter(eaEnd)
-                    || requested.start().isBefore(now.minus(settings.requestWindow())) || requested.start().isAfter(now.plus(MAX_START_DELAY))) {
+                    || requested.start().isBefore(now.minus(settings.requestWindow()))
+                    || requested.start().isAfter(now.plus(MAX_START_DELAY))) {
                 throw new PkiException(ErrorCode.VALIDITY_NOT_ALLOWED, "requested validity " + requested.start() + " to "
                         + requested.end() + " exceeds " + station.maxEcValidity() + " or the EA's validity");
             }

@@ -40,13 +40,16 @@ public class EaAccessPoints {
     AccessPoint validationAccessPoint(AuthorizationValidationService validation, AccessPointWorkers workers, AuthorityKeySource keys) {
         // keys in a token (PKCS#11): the decryption in begin() and the signature in answer() run on a worker, not on the event loop
         return AccessPoint.asynchronous("ea-authorization-validation", VALIDATION, "an AuthorizationValidationRequest",
-                keys.mayBlock() ? body -> CompletableFuture.completedFuture(validation.begin(body).answer())
-                        : body -> answer(validation.begin(body), workers), keys.mayBlock(), workers);
+                keys.mayBlock()
+                        ? body -> CompletableFuture.completedFuture(validation.begin(body).answer())
+                        : body -> answer(validation.begin(body), workers),
+                keys.mayBlock(), workers);
     }
 
     /** On the event loop when the validation's records are kept in memory; otherwise on a worker thread, which reads Redis. */
     public static CompletableFuture<byte[]> answer(AuthorizationValidationService.Validation validation, Executor workers) {
-        return validation.readsStore() ? CompletableFuture.supplyAsync(validation::answer, workers)
+        return validation.readsStore()
+                ? CompletableFuture.supplyAsync(validation::answer, workers)
                 : CompletableFuture.completedFuture(validation.answer());
     }
 }

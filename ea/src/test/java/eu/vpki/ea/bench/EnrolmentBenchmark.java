@@ -75,10 +75,13 @@ public final class EnrolmentBenchmark {
     public static void main(String[] args) throws Exception {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 30_000;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-        System.out.printf("cores %d, requests %d, client threads %d, apply grouping %s, replication TLS %s, authorities on %s, stations on %s, GC %s%ncrypto: %s%n",
+        System.out.printf(
+                "cores %d, requests %d, client threads %d, apply grouping %s, replication TLS %s, authorities on %s, stations on %s, GC %s%ncrypto: %s%n",
                 Runtime.getRuntime().availableProcessors(), requests, threads, APPLY_GROUPING,
-                REPLICATION_TLS ? "on (mutual TLS, DeploymentCa key stores, messages signed)" : "off", CURVE.curveName(), STATION_CURVE.curveName(), java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
-                        .map(java.lang.management.GarbageCollectorMXBean::getName).toList(), eu.vpki.common.etsi.crypto.CryptoBackend.description());
+                REPLICATION_TLS ? "on (mutual TLS, DeploymentCa key stores, messages signed)" : "off", CURVE.curveName(),
+                STATION_CURVE.curveName(), java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .map(java.lang.management.GarbageCollectorMXBean::getName).toList(),
+                eu.vpki.common.etsi.crypto.CryptoBackend.description());
         List<RedisFixture> redis = List.of(RedisFixture.start(), RedisFixture.start(), RedisFixture.start());
         try {
             // JIT warm-up on the EA's crypto path before anything is measured: C2 compiling
@@ -138,7 +141,8 @@ public final class EnrolmentBenchmark {
     }
 
     private static void run(Order order, Propagation propagation, List<RedisFixture> redis, int requests, int threads,
-                            boolean report) throws Exception {
+                            boolean report)
+            throws Exception {
         redis.forEach(RedisFixture::flushAll);
         List<Integer> ports = List.of(TestReplicas.freePort(), TestReplicas.freePort(), TestReplicas.freePort());
         List<ClusterMember> members = new ArrayList<>();
@@ -164,7 +168,8 @@ public final class EnrolmentBenchmark {
             for (int from = 0; from < requests; from += 1_000) {
                 List<Inputs.Station> batch = stations.subList(from, Math.min(requests, from + 1_000)).stream()
                         .map(s -> new Inputs.Station(s.canonicalId(), STATION_CURVE.curveName(), s.canonicalKeyHex(),
-                                List.of(new Inputs.Permission(36L, "bitmap", "01fffc")), "P365D", null)).toList();
+                                List.of(new Inputs.Permission(36L, "bitmap", "01fffc")), "P365D", null))
+                        .toList();
                 token = members.get(0).registration.register("op-bench", new Inputs.Batch(batch)).version();
             }
             for (ClusterMember m : members) {
@@ -199,7 +204,9 @@ public final class EnrolmentBenchmark {
             }
             String digest = members.get(0).replica.stateDigest();
             boolean converged = waitConverged(members, digest);
-            System.out.printf((report ? "" : "(warm-up pass) ") + "%s + %s: %d EC in %.2f s = %.0f EC/s (%d threads), ok %d/%d, p50 %.2f ms, p99 %.2f ms;"
+            System.out.printf(
+                    (report ? "" : "(warm-up pass) ")
+                            + "%s + %s: %d EC in %.2f s = %.0f EC/s (%d threads), ok %d/%d, p50 %.2f ms, p99 %.2f ms;"
                             + " single client p50 %.2f ms, p99 %.2f ms; replicas converged: %s; JVM CPU %.3f ms per EC"
                             + " (JIT compiling %d ms in the window), 3 redis-servers %.3f ms per EC%n",
                     order, propagation, sat.length, seconds, sat.length / seconds, threads, ok, sat.length,
@@ -234,16 +241,18 @@ public final class EnrolmentBenchmark {
         for (int t = 0; t < threads; t++) {
             clients.add(pool.submit(() -> {
                 // no replay guard on this path, so a warm-up may go round the prepared requests again
-                for (int n = next.getAndIncrement(), i = n % requests; n < requests || System.nanoTime() < until;
-                     n = next.getAndIncrement(), i = n % requests) {
+                for (int n = next.getAndIncrement(), i = n % requests; n < requests
+                        || System.nanoTime() < until; n = next.getAndIncrement(), i = n % requests) {
                     var decrypted = eu.vpki.common.etsi.ts102941.DecryptedRequest.decrypt(prepared.get(i).body(), identity, encryption);
                     var received = eu.vpki.common.etsi.ts102941.EnrolmentMessages.parseRequest(decrypted);
                     received.outerSignature().requireSelfSignedBy(stations.get(i).canonicalKey().publicKey(),
                             eu.vpki.common.error.ErrorCode.CANONICAL_KEY_MISMATCH);
                     var ec = eu.vpki.common.etsi.ts103097.CertificateIssuer.issue(
                             eu.vpki.common.etsi.ts103097.CertificateProfiles.enrolmentCredential(
-                                    eu.vpki.common.etsi.ts103097.Validity.of(CLOCK.instant(), eu.vpki.common.etsi.ts103097.Validity.Unit.HOURS, 24),
-                                    received.request().verificationKey(), null, null), PKI.ea, signer);
+                                    eu.vpki.common.etsi.ts103097.Validity.of(CLOCK.instant(),
+                                            eu.vpki.common.etsi.ts103097.Validity.Unit.HOURS, 24),
+                                    received.request().verificationKey(), null, null),
+                            PKI.ea, signer);
                     eu.vpki.common.etsi.ts102941.EnrolmentMessages.response(decrypted, 0, ec, signer, PKI.ea, CLOCK.instant(), encryption);
                 }
             }));
@@ -255,11 +264,13 @@ public final class EnrolmentBenchmark {
         double seconds = (System.nanoTime() - start) / 1e9;
         int done = next.get() - threads; // every client's last getAndIncrement ended its loop
         if (report) {
-            System.out.printf("crypto-only ceiling: %d EC in %.2f s = %.0f EC/s (%d threads, no Redis, no replication); JVM CPU %.3f ms per EC"
+            System.out.printf(
+                    "crypto-only ceiling: %d EC in %.2f s = %.0f EC/s (%d threads, no Redis, no replication); JVM CPU %.3f ms per EC"
                             + " (JIT compiling %d ms in the window)%n",
                     done, seconds, done / seconds, threads, (processCpuNanos() - cpuStart) / 1e6 / done, jitMillis() - jitStart);
         } else {
-            System.out.printf("JIT warm-up: %d crypto-only EC in %.1f s (%.0f EC/s at the end of it is not measured)%n", done, seconds, done / seconds);
+            System.out.printf("JIT warm-up: %d crypto-only EC in %.1f s (%.0f EC/s at the end of it is not measured)%n", done, seconds,
+                    done / seconds);
         }
     }
 

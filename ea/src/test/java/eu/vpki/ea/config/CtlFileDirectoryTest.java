@@ -110,7 +110,7 @@ class CtlFileDirectoryTest {
         assertThat(directory.find(secondAa.hashedId8())).contains(secondAa);
         assertThat(directory.find(PKI.aa.hashedId8())).as("no longer listed").isEmpty();
 
-        replace(file, new byte[] {0x03, (byte) 0x81, 0x00}, 20);
+        replace(file, new byte[]{0x03, (byte) 0x81, 0x00}, 20);
         clock.advance(CtlFileDirectory.CHECK_INTERVAL);
         assertThat(directory.find(secondAa.hashedId8())).as("garbage keeps the previous CTL").contains(secondAa);
 
@@ -138,7 +138,7 @@ class CtlFileDirectoryTest {
         assertThatThrownBy(() -> new CtlFileDirectory(missing, PKI.root, new StepClock())).isInstanceOf(java.io.UncheckedIOException.class);
 
         Path garbage = dir.resolve("garbage.oer");
-        Files.write(garbage, new byte[] {1, 2, 3});
+        Files.write(garbage, new byte[]{1, 2, 3});
         assertThatThrownBy(() -> new CtlFileDirectory(garbage, PKI.root, new StepClock())).isInstanceOf(PkiException.class);
     }
 }

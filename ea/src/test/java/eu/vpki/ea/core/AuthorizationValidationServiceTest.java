@@ -239,7 +239,8 @@ class AuthorizationValidationServiceTest {
             assertThat(ea.replica.stateDigest()).isEqualTo(before);
             assertThat(log.events(ch.qos.logback.classic.Level.INFO)).singleElement().satisfies(e -> {
                 assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.INFO);
-                assertThat(e.getFormattedMessage()).startsWith("authorization validation refused with " + EtsiCodes.validationName(code) + " (");
+                assertThat(e.getFormattedMessage())
+                        .startsWith("authorization validation refused with " + EtsiCodes.validationName(code) + " (");
             });
         }
     }

@@ -76,7 +76,8 @@ class EnrolmentServiceTest {
         assertThat(ea.fleet.latestEc(station.canonicalId())).map(EcRecord::id).contains(ec.hashedId8());
         assertThat(ea.registry.get("vpki.ea.requests").tag("endpoint", "enrolment").tag("outcome", "ok").timer().count()).isEqualTo(1);
         assertThat(ea.audit.lines()).singleElement().asString().startsWith("ec-issued ec=" + ec.hashedId8().toHex() + " station="
-                + station.canonicalId() + " operator=").contains(" kind=initial validUntil=" + ec.validity().end() + " replicas=1 command=");
+                + station.canonicalId() + " operator=")
+                .contains(" kind=initial validUntil=" + ec.validity().end() + " replicas=1 command=");
     }
 
     @Test

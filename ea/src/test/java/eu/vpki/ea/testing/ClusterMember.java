@@ -67,8 +67,10 @@ public final class ClusterMember implements AutoCloseable {
 
     /** With TLS, the replica signs its commands with the key of its TLS key store, as a deployed replica does; null without. */
     private static OriginCredentials originCredentials(ReplicationConfig.Tls tls) {
-        return tls.enabled() ? DeploymentCredentials.read(tls.keyStore(), tls.keyStorePassword().toCharArray(), tls.trustStore(),
-                tls.trustStorePassword().toCharArray(), new SecureRandom()) : null;
+        return tls.enabled()
+                ? DeploymentCredentials.read(tls.keyStore(), tls.keyStorePassword().toCharArray(), tls.trustStore(),
+                        tls.trustStorePassword().toCharArray(), new SecureRandom())
+                : null;
     }
 
     public ClusterMember connect() {

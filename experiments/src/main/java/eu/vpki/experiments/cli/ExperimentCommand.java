@@ -36,10 +36,10 @@ import java.util.function.Consumer;
  * sweeps, and a report with the paper's values beside ours. Exit code 0 when the experiment ran to
  * its end, 2 when it was cut short (time budget) or failed.
  */
-@Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = {"The paper's experiments reproduced on this machine (docs/experiments.md): a report (HTML and JSON)",
-                "with charts shaped like the paper's figures and its values beside ours.", ""},
-        subcommands = {ExperimentCommand.Centralised.class, ExperimentCommand.Replicas.class, ExperimentCommand.Geo.class,
+@Command(name = "experiment", mixinStandardHelpOptions = true, description = {
+        "The paper's experiments reproduced on this machine (docs/experiments.md): a report (HTML and JSON)",
+        "with charts shaped like the paper's figures and its values beside ours.", ""}, subcommands = {ExperimentCommand.Centralised.class,
+                ExperimentCommand.Replicas.class, ExperimentCommand.Geo.class,
                 ExperimentCommand.Model.class, ExperimentCommand.All.class})
 public final class ExperimentCommand implements Runnable {
     static final int CUT_SHORT = 2;
@@ -114,15 +114,14 @@ public final class ExperimentCommand implements Runnable {
         }
     }
 
-    @Command(name = "centralised", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Paper Figs. 3-5: one host per authority (RCA, DC, EA, Operator, AA), each limited to --cpus cores;",
-                    "for each limit an open-loop EC sweep then an AT sweep at rising rates until saturation.",
-                    "Bounded by --budget (plus the cluster's start and stop). Exit code 0 when it ran to its end, 2 otherwise.", ""})
+    @Command(name = "centralised", mixinStandardHelpOptions = true, sortOptions = false, description = {
+            "Paper Figs. 3-5: one host per authority (RCA, DC, EA, Operator, AA), each limited to --cpus cores;",
+            "for each limit an open-loop EC sweep then an AT sweep at rising rates until saturation.",
+            "Bounded by --budget (plus the cluster's start and stop). Exit code 0 when it ran to its end, 2 otherwise.", ""})
     static final class Centralised implements Callable<Integer> {
         @Mixin
         Placement placement;
-        @Option(names = "--cpus", split = ",", defaultValue = "1,2", paramLabel = "CORES",
-                description = "CPU limits per host to sweep, in cores, e.g. 0.5,1,2 (default ${DEFAULT-VALUE})")
+        @Option(names = "--cpus", split = ",", defaultValue = "1,2", paramLabel = "CORES", description = "CPU limits per host to sweep, in cores, e.g. 0.5,1,2 (default ${DEFAULT-VALUE})")
         List<Double> cpus = new ArrayList<>();
         @Option(names = "--mode", defaultValue = "FIFO+ASYNC", description = "replication of the EA and Operator pair (default ${DEFAULT-VALUE})")
         String mode;
@@ -157,17 +156,16 @@ public final class ExperimentCommand implements Runnable {
         }
     }
 
-    @Command(name = "replicas", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Paper Figs. 6-7 and the consistency side of the trade-off: for each mode and EA replica count, the",
-                    "fault harness's run without faults with a closed-loop EC load while its recorded workload runs: EC/s against",
-                    "replicas per mode, and the stale validations and read-your-writes violations its checks find under that load;",
-                    "AT/s against AAs in the first run. One cluster per run; no run starts after --budget.",
-                    "Exit code 0 when every run ran, 2 otherwise.", ""})
+    @Command(name = "replicas", mixinStandardHelpOptions = true, sortOptions = false, description = {
+            "Paper Figs. 6-7 and the consistency side of the trade-off: for each mode and EA replica count, the",
+            "fault harness's run without faults with a closed-loop EC load while its recorded workload runs: EC/s against",
+            "replicas per mode, and the stale validations and read-your-writes violations its checks find under that load;",
+            "AT/s against AAs in the first run. One cluster per run; no run starts after --budget.",
+            "Exit code 0 when every run ran, 2 otherwise.", ""})
     static final class Replicas implements Callable<Integer> {
         @Mixin
         Placement placement;
-        @Option(names = "--modes", split = ",", defaultValue = "all", paramLabel = "MODE",
-                description = "'all' for the four modes, or a list like TOTAL+SYNC,FIFO+ASYNC (default ${DEFAULT-VALUE})")
+        @Option(names = "--modes", split = ",", defaultValue = "all", paramLabel = "MODE", description = "'all' for the four modes, or a list like TOTAL+SYNC,FIFO+ASYNC (default ${DEFAULT-VALUE})")
         List<String> modes = new ArrayList<>();
         @Option(names = "--replicas", split = ",", defaultValue = "3,5,7,9", description = "EA replicas per run (default ${DEFAULT-VALUE})")
         List<Integer> replicas = new ArrayList<>();
@@ -207,19 +205,18 @@ public final class ExperimentCommand implements Runnable {
         }
     }
 
-    @Command(name = "geo", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Paper Figs. 8-11: (1) everything in --ea-region; (2) the vehicles and AAs in --remote-region, each link",
-                    "to an EA replica through a delaying TCP proxy with the region table's one-way delay; (3) per --both-regions-modes,",
-                    "groups in both regions (EA replicas, an Operator and an AA in each, one replication group whose messages between",
-                    "the regions are delayed, each AA at its region's replicas), measured from the remote region's vehicles",
-                    "(docs/design-wan-emulation.md). An open-loop EC then AT phase per configuration. Exit code 0 when it ran.", ""})
+    @Command(name = "geo", mixinStandardHelpOptions = true, sortOptions = false, description = {
+            "Paper Figs. 8-11: (1) everything in --ea-region; (2) the vehicles and AAs in --remote-region, each link",
+            "to an EA replica through a delaying TCP proxy with the region table's one-way delay; (3) per --both-regions-modes,",
+            "groups in both regions (EA replicas, an Operator and an AA in each, one replication group whose messages between",
+            "the regions are delayed, each AA at its region's replicas), measured from the remote region's vehicles",
+            "(docs/design-wan-emulation.md). An open-loop EC then AT phase per configuration. Exit code 0 when it ran.", ""})
     static final class Geo implements Callable<Integer> {
         @Mixin
         Placement placement;
         @Option(names = "--ea-region", defaultValue = "eu-west-1", description = "region of the EAs and Operators (default ${DEFAULT-VALUE})")
         String eaRegion;
-        @Option(names = "--remote-region", defaultValue = "us-west-2",
-                description = "region of the vehicles and AAs in the second configuration (default ${DEFAULT-VALUE})")
+        @Option(names = "--remote-region", defaultValue = "us-west-2", description = "region of the vehicles and AAs in the second configuration (default ${DEFAULT-VALUE})")
         String remoteRegion;
         @Option(names = "--replicas", defaultValue = "3", description = "EA replicas (default ${DEFAULT-VALUE})")
         int replicas;
@@ -256,10 +253,10 @@ public final class ExperimentCommand implements Runnable {
         }
     }
 
-    @Command(name = "model", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"The capacity model (docs/experiments.md): reads the experiments' JSON reports (NAME.json of centralised,",
-                    "replicas, geo; any may be missing), fits the CPU per operation, validates each prediction against the runs and",
-                    "predicts the paper's 10-50 groups on the Terraform instance types. Exit code 0 when it could predict.", ""})
+    @Command(name = "model", mixinStandardHelpOptions = true, sortOptions = false, description = {
+            "The capacity model (docs/experiments.md): reads the experiments' JSON reports (NAME.json of centralised,",
+            "replicas, geo; any may be missing), fits the CPU per operation, validates each prediction against the runs and",
+            "predicts the paper's 10-50 groups on the Terraform instance types. Exit code 0 when it could predict.", ""})
     static final class Model implements Callable<Integer> {
         @Option(names = "--reports", defaultValue = "run/experiments", description = "folder of the experiments' reports (default ${DEFAULT-VALUE})")
         Path reports;
@@ -300,10 +297,10 @@ public final class ExperimentCommand implements Runnable {
         }
     }
 
-    @Command(name = "all", mixinStandardHelpOptions = true,
-            description = {"Every experiment with its defaults, one after the other (centralised, replicas, geo), each with its own report,",
-                    "then the capacity model over their reports.",
-                    "Exit code 0 when every one ran to its end.", ""})
+    @Command(name = "all", mixinStandardHelpOptions = true, description = {
+            "Every experiment with its defaults, one after the other (centralised, replicas, geo), each with its own report,",
+            "then the capacity model over their reports.",
+            "Exit code 0 when every one ran to its end.", ""})
     static final class All implements Callable<Integer> {
         @Mixin
         Placement placement;
@@ -312,7 +309,8 @@ public final class ExperimentCommand implements Runnable {
         public Integer call() {
             List<String> shared = new ArrayList<>(List.of("--project-dir", placement.cluster.projectDir.toString(), "--work-dir",
                     placement.cluster.workDir.toString(), "--report-dir", placement.reportDir.toString(), "--base-port",
-                    Integer.toString(placement.cluster.basePort), "--jgroups-base-port", Integer.toString(placement.cluster.jgroupsBase()), "--network",
+                    Integer.toString(placement.cluster.basePort), "--jgroups-base-port", Integer.toString(placement.cluster.jgroupsBase()),
+                    "--network",
                     placement.hosts.network, "--net-prefix", placement.hosts.prefix, "--subnet", placement.hosts.subnet));
             if (placement.cleanup) {
                 shared.add("--cleanup");

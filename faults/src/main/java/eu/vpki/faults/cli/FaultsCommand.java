@@ -36,18 +36,17 @@ import java.util.concurrent.Callable;
  * history after healing and a quiet period, and reports. Exit code 0 when every promised guarantee
  * held, 1 when one was violated, 2 when a run could not be completed.
  */
-@Command(name = "faults", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Fault-injection harness (docs/reliability.md): the local cluster on real processes,",
-                "a recorded workload, a seeded schedule of faults (kill -9 of replica JVMs and",
-                "redis-servers, SIGSTOP pauses, partitions, full restarts stalest first, sequencer",
-                "kills), then ten checks of what each consistency mode promises.",
-                "Exit code: 0 every promised guarantee held, 1 one was violated, 2 a run failed.", ""})
+@Command(name = "faults", mixinStandardHelpOptions = true, sortOptions = false, description = {
+        "Fault-injection harness (docs/reliability.md): the local cluster on real processes,",
+        "a recorded workload, a seeded schedule of faults (kill -9 of replica JVMs and",
+        "redis-servers, SIGSTOP pauses, partitions, full restarts stalest first, sequencer",
+        "kills), then ten checks of what each consistency mode promises.",
+        "Exit code: 0 every promised guarantee held, 1 one was violated, 2 a run failed.", ""})
 public final class FaultsCommand implements Callable<Integer> {
     static final int VIOLATED = 1;
     static final int FAILED = 2;
 
-    @Option(names = "--recheck", arity = "1..*", paramLabel = "HISTORY",
-            description = "judge these history files again (no cluster) and write one report over all of them")
+    @Option(names = "--recheck", arity = "1..*", paramLabel = "HISTORY", description = "judge these history files again (no cluster) and write one report over all of them")
     List<Path> recheck = new ArrayList<>();
     @Option(names = "--print-schedule", description = "print the schedule the seed and options give, then exit")
     boolean printSchedule;
@@ -67,13 +66,11 @@ public final class FaultsCommand implements Callable<Integer> {
     String order;
     @Option(names = "--propagation", defaultValue = "SYNC", description = "SYNC or ASYNC (default ${DEFAULT-VALUE})")
     String propagation;
-    @Option(names = "--modes", split = ",", paramLabel = "MODE",
-            description = "'all' for the four modes, or a list like TOTAL+SYNC,FIFO+ASYNC (instead of --order/--propagation)")
+    @Option(names = "--modes", split = ",", paramLabel = "MODE", description = "'all' for the four modes, or a list like TOTAL+SYNC,FIFO+ASYNC (instead of --order/--propagation)")
     List<String> modes = new ArrayList<>();
     @Option(names = "--appendfsync", defaultValue = "everysec", description = "redis-server appendfsync: always, everysec, no (default ${DEFAULT-VALUE})")
     String appendFsync;
-    @Option(names = "--failure-detection", defaultValue = "20s", converter = DurationConverter.class,
-            description = "replicas' failure-detection timeout; pauses and partitions last longer (default ${DEFAULT-VALUE}, the services' default)")
+    @Option(names = "--failure-detection", defaultValue = "20s", converter = DurationConverter.class, description = "replicas' failure-detection timeout; pauses and partitions last longer (default ${DEFAULT-VALUE}, the services' default)")
     Duration failureDetection;
     /** On loopback partitions are skipped (they need a network namespace per host). */
     @Mixin
@@ -82,8 +79,7 @@ public final class FaultsCommand implements Callable<Integer> {
     // ---- schedule ----
     @Option(names = "--seed", description = "schedule seed (default: drawn at random and printed)")
     Long seed;
-    @Option(names = "--faults", split = ",", paramLabel = "KIND",
-            description = "only these kinds (replica-kill, redis-kill, pause, partition-minority, partition-coordinator, full-restart, sequencer-kill)")
+    @Option(names = "--faults", split = ",", paramLabel = "KIND", description = "only these kinds (replica-kill, redis-kill, pause, partition-minority, partition-coordinator, full-restart, sequencer-kill)")
     List<String> only = new ArrayList<>();
     @Option(names = "--replica-kills", defaultValue = "20", description = "kill -9 of a replica JVM (default ${DEFAULT-VALUE})")
     int replicaKills;
@@ -99,17 +95,13 @@ public final class FaultsCommand implements Callable<Integer> {
     int fullRestarts;
     @Option(names = "--sequencer-kills", defaultValue = "5", description = "kill -9 of the coordinator, TOTAL only (default ${DEFAULT-VALUE})")
     int sequencerKills;
-    @Option(names = "--restart-delay", split = ",", defaultValue = "2s,8s", converter = DurationConverter.class, paramLabel = "MIN,MAX",
-            description = "a killed process is restarted after a delay in this range (default ${DEFAULT-VALUE})")
+    @Option(names = "--restart-delay", split = ",", defaultValue = "2s,8s", converter = DurationConverter.class, paramLabel = "MIN,MAX", description = "a killed process is restarted after a delay in this range (default ${DEFAULT-VALUE})")
     List<Duration> restartDelay;
-    @Option(names = "--over-detection", split = ",", defaultValue = "5s,20s", converter = DurationConverter.class, paramLabel = "MIN,MAX",
-            description = "pauses and partitions last the failure detection plus this (default ${DEFAULT-VALUE})")
+    @Option(names = "--over-detection", split = ",", defaultValue = "5s,20s", converter = DurationConverter.class, paramLabel = "MIN,MAX", description = "pauses and partitions last the failure detection plus this (default ${DEFAULT-VALUE})")
     List<Duration> overDetection;
-    @Option(names = "--write-window", split = ",", defaultValue = "5s,15s", converter = DurationConverter.class, paramLabel = "MIN,MAX",
-            description = "writes go on this long while the stalest replica is down before a full restart (default ${DEFAULT-VALUE})")
+    @Option(names = "--write-window", split = ",", defaultValue = "5s,15s", converter = DurationConverter.class, paramLabel = "MIN,MAX", description = "writes go on this long while the stalest replica is down before a full restart (default ${DEFAULT-VALUE})")
     List<Duration> writeWindow;
-    @Option(names = "--gap", split = ",", defaultValue = "2s,6s", converter = DurationConverter.class, paramLabel = "MIN,MAX",
-            description = "wait after a fault healed before the next one (default ${DEFAULT-VALUE})")
+    @Option(names = "--gap", split = ",", defaultValue = "2s,6s", converter = DurationConverter.class, paramLabel = "MIN,MAX", description = "wait after a fault healed before the next one (default ${DEFAULT-VALUE})")
     List<Duration> gap;
 
     // ---- workload and checks ----
@@ -117,16 +109,13 @@ public final class FaultsCommand implements Callable<Integer> {
     double rate;
     @Option(names = "--workers", defaultValue = "32", description = "operations in flight at most (default ${DEFAULT-VALUE})")
     int workers;
-    @Option(names = "--race-share", defaultValue = "0.02",
-            description = "share of operations that race a revocation with another change of one station at two Operators (default ${DEFAULT-VALUE})")
+    @Option(names = "--race-share", defaultValue = "0.02", description = "share of operations that race a revocation with another change of one station at two Operators (default ${DEFAULT-VALUE})")
     double raceShare;
     @Option(names = "--warmup", defaultValue = "20s", converter = DurationConverter.class, description = "workload before the first fault (default ${DEFAULT-VALUE})")
     Duration warmup;
-    @Option(names = "--quiet", defaultValue = "30s", converter = DurationConverter.class,
-            description = "after the last fault healed and the workload stopped, wait this long before reading the replicas (default ${DEFAULT-VALUE})")
+    @Option(names = "--quiet", defaultValue = "30s", converter = DurationConverter.class, description = "after the last fault healed and the workload stopped, wait this long before reading the replicas (default ${DEFAULT-VALUE})")
     Duration quiet;
-    @Option(names = "--budget", defaultValue = "40m", converter = DurationConverter.class,
-            description = "no fault starts later than this after the first; the rest are recorded as skipped (default ${DEFAULT-VALUE})")
+    @Option(names = "--budget", defaultValue = "40m", converter = DurationConverter.class, description = "no fault starts later than this after the first; the rest are recorded as skipped (default ${DEFAULT-VALUE})")
     Duration budget;
     @Option(names = "--report-dir", defaultValue = "run/faults", description = "reports and history files (default ${DEFAULT-VALUE})")
     Path reportDir;
@@ -158,7 +147,8 @@ public final class FaultsCommand implements Callable<Integer> {
             for (FaultPlan p : FaultSchedule.draw(chosenSeed, counts, eaReplicas + operators, failureDetection, timing)) {
                 String targets = switch (p.kind()) {
                     case PARTITION_COORDINATOR, SEQUENCER_KILL -> "the coordinator of the moment";
-                    default -> p.targets().stream().map(i -> i < eaReplicas ? "ea-" + i : "operator-" + (i - eaReplicas)).toList().toString();
+                    default ->
+                        p.targets().stream().map(i -> i < eaReplicas ? "ea-" + i : "operator-" + (i - eaReplicas)).toList().toString();
                 };
                 System.out.printf(Locale.ROOT, "%3d %-22s %-32s hold %5.1f s, then %4.1f s gap%n", p.index(), p.kind().label(),
                         targets, p.holdMs() / 1000.0, p.gapMs() / 1000.0);
@@ -172,8 +162,10 @@ public final class FaultsCommand implements Callable<Integer> {
         boolean archivesRecorded = false;
         try (HostNetwork net = network.open(System.err::println)) {
             for (String[] mode : chosenModes) {
-                ClusterSpec spec = new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.resolve(mode[0].toLowerCase(Locale.ROOT) + "-"
-                        + mode[1].toLowerCase(Locale.ROOT)).toAbsolutePath(), eaReplicas, operators, aas, mode[0], mode[1], placement.basePort,
+                ClusterSpec spec = new ClusterSpec(placement.projectDir.toAbsolutePath(),
+                        placement.workDir.resolve(mode[0].toLowerCase(Locale.ROOT) + "-"
+                                + mode[1].toLowerCase(Locale.ROOT)).toAbsolutePath(),
+                        eaReplicas, operators, aas, mode[0], mode[1], placement.basePort,
                         placement.jgroupsBase(), "nistP256", appendFsync, failureDetection);
                 if (!archivesRecorded) {
                     // class-data archives make every (re)start of a service faster; recorded once per build
@@ -213,7 +205,7 @@ public final class FaultsCommand implements Callable<Integer> {
     private List<String[]> modes() {
         if (modes.isEmpty()) {
             List<String[]> out = new ArrayList<>();
-            out.add(new String[] {order.toUpperCase(Locale.ROOT), propagation.toUpperCase(Locale.ROOT)});
+            out.add(new String[]{order.toUpperCase(Locale.ROOT), propagation.toUpperCase(Locale.ROOT)});
             return out;
         }
         return modes(modes);
@@ -226,7 +218,7 @@ public final class FaultsCommand implements Callable<Integer> {
             if (m.equalsIgnoreCase("all")) {
                 for (String o : List.of("TOTAL", "FIFO")) {
                     for (String p : List.of("SYNC", "ASYNC")) {
-                        out.add(new String[] {o, p});
+                        out.add(new String[]{o, p});
                     }
                 }
                 continue;

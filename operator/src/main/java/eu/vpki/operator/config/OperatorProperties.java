@@ -15,11 +15,11 @@ import java.time.Duration;
 @Validated
 @ConfigurationProperties("vpki.operator")
 public record OperatorProperties(
-        @NotNull Path credentialsFile,
-        @DefaultValue("1000") @Min(1) int maxBatch,
-        @DefaultValue("2MB") @NotNull DataSize maxRequestBytes,
-        @DefaultValue("2s") Duration readWait,
-        @DefaultValue("10s") Duration replicationTimeout) {
+                                 @NotNull Path credentialsFile,
+                                 @DefaultValue("1000") @Min(1) int maxBatch,
+                                 @DefaultValue("2MB") @NotNull DataSize maxRequestBytes,
+                                 @DefaultValue("2s") Duration readWait,
+                                 @DefaultValue("10s") Duration replicationTimeout) {
 
     public OperatorSettings toSettings() {
         return new OperatorSettings(maxBatch, readWait, replicationTimeout);

@@ -149,7 +149,8 @@ final class StationInputs {
         }
         Inputs.Circle c = in.circle();
         if (c.latitude() == null || Math.abs(c.latitude()) > 900_000_000L || c.longitude() == null
-                || Math.abs(c.longitude()) > 1_800_000_000L || c.radiusMetres() == null || c.radiusMetres() < 1 || c.radiusMetres() > 65_535) {
+                || Math.abs(c.longitude()) > 1_800_000_000L || c.radiusMetres() == null || c.radiusMetres() < 1
+                || c.radiusMetres() > 65_535) {
             errors.add(new FieldError(path + ".circle", ErrorCode.INVALID_ARGUMENT,
                     "latitude/longitude in 1/10 micro degrees and radiusMetres 1..65535 are required"));
             return null;

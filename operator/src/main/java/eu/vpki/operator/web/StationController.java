@@ -53,8 +53,7 @@ public class StationController {
 
     @PostMapping("/stations")
     @Operation(summary = "Register stations in bulk, all or nothing (one replicated command)")
-    @ApiResponse(responseCode = "201", description = "All stations registered", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
-            schema = @Schema(type = "string", example = "42@op-1")))
+    @ApiResponse(responseCode = "201", description = "All stations registered", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
     @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.INVALID_KEY, ErrorCode.WRONG_CURVE, ErrorCode.UNSUPPORTED_ALGORITHM,
             ErrorCode.UNKNOWN_PSID, ErrorCode.VALIDITY_NOT_ALLOWED, ErrorCode.DUPLICATE_ID, ErrorCode.OVERSIZE_INPUT,
             ErrorCode.REPLICATION_UNAVAILABLE})
@@ -82,8 +81,7 @@ public class StationController {
 
     @PutMapping("/stations/{id}/permissions")
     @Operation(summary = "Replace the station's permitted application permissions")
-    @ApiResponse(responseCode = "200", description = "Permissions replaced", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
-            schema = @Schema(type = "string", example = "42@op-1")))
+    @ApiResponse(responseCode = "200", description = "Permissions replaced", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
     @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.UNKNOWN_PSID, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION,
             ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> permissions(Principal operator,
@@ -93,8 +91,7 @@ public class StationController {
 
     @PostMapping("/stations/{id}/suspend")
     @Operation(summary = "Suspend an active station: its ECs stop validating and it cannot enrol")
-    @ApiResponse(responseCode = "200", description = "Station suspended", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
-            schema = @Schema(type = "string", example = "42@op-1")))
+    @ApiResponse(responseCode = "200", description = "Station suspended", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
     @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> suspend(Principal operator,
                                                       @PathVariable("id") String id) {
@@ -103,8 +100,7 @@ public class StationController {
 
     @PostMapping("/stations/{id}/reactivate")
     @Operation(summary = "Reactivate a suspended station")
-    @ApiResponse(responseCode = "200", description = "Station active again", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
-            schema = @Schema(type = "string", example = "42@op-1")))
+    @ApiResponse(responseCode = "200", description = "Station active again", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
     @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> reactivate(Principal operator,
                                                          @PathVariable("id") String id) {
@@ -113,8 +109,7 @@ public class StationController {
 
     @PostMapping("/stations/{id}/revoke")
     @Operation(summary = "Revoke a station for good")
-    @ApiResponse(responseCode = "200", description = "Station revoked", headers = @Header(name = VERSION_HEADER, description = WRITTEN,
-            schema = @Schema(type = "string", example = "42@op-1")))
+    @ApiResponse(responseCode = "200", description = "Station revoked", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
     @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
     public ResponseEntity<Inputs.WriteResult> revoke(Principal operator,
                                                      @PathVariable("id") String id) {

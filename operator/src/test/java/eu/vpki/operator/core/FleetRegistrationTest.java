@@ -53,8 +53,10 @@ class FleetRegistrationTest {
         pool = REDIS.fixture().newPool();
         int port = TestPorts.free();
         replica = new Replica(new ReplicationConfig("op-test-" + port, "op-1", ReplicationConfig.Order.TOTAL,
-                ReplicationConfig.Propagation.SYNC, "127.0.0.1", port, new ReplicationConfig.Discovery.TcpPing("127.0.0.1[" + port + "]"), 1,
-                new ReplicationConfig.Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofMillis(300), Duration.ofSeconds(5))),
+                ReplicationConfig.Propagation.SYNC, "127.0.0.1", port, new ReplicationConfig.Discovery.TcpPing("127.0.0.1[" + port + "]"),
+                1,
+                new ReplicationConfig.Timeouts(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofMillis(300),
+                        Duration.ofSeconds(5))),
                 FleetKeys.KEYSPACE, pool, clock, registry);
         replica.connect();
         fleet = new FleetState(pool, replica::status);
@@ -98,11 +100,12 @@ class FleetRegistrationTest {
         String before = replica.stateDigest();
 
         assertThatThrownBy(() -> registration.register("op-1", new Inputs.Batch(List.of(station("A", EtsiCurve.NIST_P256), bad))))
-                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors()).extracting(FieldError::field, FieldError::code)
-                        .containsExactly(
-                                org.assertj.core.groups.Tuple.tuple("stations[1].publicKey", ErrorCode.INVALID_KEY),
-                                org.assertj.core.groups.Tuple.tuple("stations[1].permissions[0].psid", ErrorCode.UNKNOWN_PSID),
-                                org.assertj.core.groups.Tuple.tuple("stations[1].maxEcValidity", ErrorCode.VALIDITY_NOT_ALLOWED)));
+                .isInstanceOfSatisfying(InvalidInputException.class,
+                        e -> assertThat(e.errors()).extracting(FieldError::field, FieldError::code)
+                                .containsExactly(
+                                        org.assertj.core.groups.Tuple.tuple("stations[1].publicKey", ErrorCode.INVALID_KEY),
+                                        org.assertj.core.groups.Tuple.tuple("stations[1].permissions[0].psid", ErrorCode.UNKNOWN_PSID),
+                                        org.assertj.core.groups.Tuple.tuple("stations[1].maxEcValidity", ErrorCode.VALIDITY_NOT_ALLOWED)));
         assertThat(replica.stateDigest()).isEqualTo(before);
         assertThat(fleet.station("A")).isEmpty();
         assertThat(audit.lines()).as("nothing written, nothing audited").isEmpty();
@@ -114,14 +117,15 @@ class FleetRegistrationTest {
                 HexFormat.of().formatHex(EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, RANDOM).publicKey().compressed()),
                 List.of(new Inputs.Permission(36L, "bitmap", "02fffc")), "P30D", null);
         assertThatThrownBy(() -> registration.register("op-1", new Inputs.Batch(List.of(s))))
-                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors().get(0).code()).isEqualTo(ErrorCode.PERMISSIONS_EXCEED_ISSUER));
+                .isInstanceOfSatisfying(InvalidInputException.class,
+                        e -> assertThat(e.errors().get(0).code()).isEqualTo(ErrorCode.PERMISSIONS_EXCEED_ISSUER));
     }
 
     @Test
     void duplicateIds_inTheBatchOrAlreadyRegistered_areRefused() {
         assertThatThrownBy(() -> registration.register("op-1", new Inputs.Batch(List.of(station("D", EtsiCurve.NIST_P256),
                 station("D", EtsiCurve.NIST_P256))))).isInstanceOfSatisfying(InvalidInputException.class,
-                e -> assertThat(e.errors()).extracting(FieldError::field).containsExactly("stations[1].canonicalId"));
+                        e -> assertThat(e.errors()).extracting(FieldError::field).containsExactly("stations[1].canonicalId"));
         registration.register("op-1", new Inputs.Batch(List.of(station("D", EtsiCurve.NIST_P256))));
         assertThatThrownBy(() -> registration.register("op-2", new Inputs.Batch(List.of(station("D", EtsiCurve.NIST_P256)))))
                 .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.DUPLICATE_ID));
@@ -151,7 +155,8 @@ class FleetRegistrationTest {
         assertThat(audit.lines()).hasSize(4).last().isEqualTo("station-changed operator=op-1 station=E status=REVOKED command="
                 + revoked.version());
         assertThatThrownBy(() -> administration.changeStatus("op-1", "E", StationStatus.ACTIVE))
-                .isInstanceOfSatisfying(eu.vpki.common.error.PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE_TRANSITION));
+                .isInstanceOfSatisfying(eu.vpki.common.error.PkiException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE_TRANSITION));
         assertThatThrownBy(() -> administration.read("op-2", "E", null))
                 .isInstanceOfSatisfying(eu.vpki.common.error.PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThatThrownBy(() -> administration.changeStatus("op-2", "E", StationStatus.SUSPENDED))
@@ -163,14 +168,17 @@ class FleetRegistrationTest {
         registration.register("op-1", new Inputs.Batch(List.of(station("P", EtsiCurve.NIST_P256))));
         Inputs.WriteResult w = administration.changePermissions("op-1", "P", new Inputs.PermissionChange(List.of(
                 new Inputs.Permission(37L, "bitmap", "01ffffff"), new Inputs.Permission(141L, null, null))));
-        assertThat(administration.read("op-1", "P", w.version()).permissions()).extracting(Inputs.Permission::psid).containsExactly(37L, 141L);
+        assertThat(administration.read("op-1", "P", w.version()).permissions()).extracting(Inputs.Permission::psid).containsExactly(37L,
+                141L);
     }
 
     @Test
     void readWithAVersionNeverApplied_failsAfterTheBoundedWait() {
         assertThatThrownBy(() -> administration.list("op-1", "99@elsewhere"))
-                .isInstanceOfSatisfying(eu.vpki.common.error.PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.VERSION_NOT_YET_APPLIED));
+                .isInstanceOfSatisfying(eu.vpki.common.error.PkiException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.VERSION_NOT_YET_APPLIED));
         assertThatThrownBy(() -> administration.list("op-1", "garbage"))
-                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors().get(0).field()).isEqualTo("X-Vpki-Version"));
+                .isInstanceOfSatisfying(InvalidInputException.class,
+                        e -> assertThat(e.errors().get(0).field()).isEqualTo("X-Vpki-Version"));
     }
 }

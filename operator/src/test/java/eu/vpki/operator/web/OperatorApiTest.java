@@ -93,7 +93,7 @@ class OperatorApiTest {
     void plainHttpWithAValidToken_getsNoSuccess_andReadsNothing() throws Exception {
         send("POST", "/operator/v1/stations", "token-1", null, batch(station("API-PLAIN", "nistP256")));
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/operator/v1/stations/API-PLAIN"))
+                URI.create("http://127.0.0.1:" + port + "/operator/v1/stations/API-PLAIN"))
                 .header("Authorization", "Bearer token-1").build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(r.statusCode()).as("the port speaks TLS only: Tomcat refuses the plain request").isEqualTo(400);
@@ -133,7 +133,8 @@ class OperatorApiTest {
 
     @Test
     void unknownPsid_duplicateIds_oversizeBatch_andBadJson_areProblems() {
-        String unknownPsid = station("API-PSID", "nistP256").replace("\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"", "\"psid\":4242");
+        String unknownPsid = station("API-PSID", "nistP256").replace("\"psid\":36,\"sspType\":\"bitmap\",\"ssp\":\"01fffc\"",
+                "\"psid\":4242");
         JsonNode p = json(send("POST", "/operator/v1/stations", "token-1", null, batch(unknownPsid)));
         assertThat(p.get("errors").get(0).get("field").asString()).isEqualTo("stations[0].permissions[0].psid");
         assertThat(p.get("errors").get(0).get("error").asString()).isEqualTo("UNKNOWN_PSID");
@@ -150,7 +151,8 @@ class OperatorApiTest {
         assertThat(json(big).get("errors").get(0).get("field").asString()).isEqualTo("stations");
         assertThat(send("GET", "/operator/v1/stations/S1", "token-1", null, null).statusCode()).isEqualTo(404);
 
-        HttpResponse<String> garbage = send("POST", "/operator/v1/stations", "token-1", null, "{\"stations\":[{\"permissions\":[{\"psid\":\"x\"}]}]}");
+        HttpResponse<String> garbage = send("POST", "/operator/v1/stations", "token-1", null,
+                "{\"stations\":[{\"permissions\":[{\"psid\":\"x\"}]}]}");
         assertThat(garbage.statusCode()).isEqualTo(400);
         assertThat(json(garbage).get("errors").get(0).get("field").asString()).isEqualTo("stations[0].permissions[0].psid");
     }
@@ -165,7 +167,8 @@ class OperatorApiTest {
         assertThat(send("GET", "/operator/v1/stations/API-MINE", "token-2", version, null).statusCode()).isEqualTo(404);
         assertThat(send("POST", "/operator/v1/stations/API-MINE/revoke", "token-2", null, null).statusCode()).isEqualTo(404);
         assertThat(json(send("GET", "/operator/v1/stations", "token-2", version, null)).get("canonicalIds").size()).isZero();
-        assertThat(json(send("GET", "/operator/v1/stations/API-MINE", "token-1", version, null)).get("status").asString()).isEqualTo("ACTIVE");
+        assertThat(json(send("GET", "/operator/v1/stations/API-MINE", "token-1", version, null)).get("status").asString())
+                .isEqualTo("ACTIVE");
     }
 
     @Test

@@ -42,7 +42,8 @@ class OperatorCredentialsTest {
 
     @Test
     void argon2Lines_areAcceptedToo() {
-        String argon2 = "op-9:{argon2@SpringSecurity_v5_8}" + Argon2PasswordEncoder.defaultsForSpringSecurity_v5_8().encode(sha256Hex("s9"));
+        String argon2 = "op-9:{argon2@SpringSecurity_v5_8}"
+                + Argon2PasswordEncoder.defaultsForSpringSecurity_v5_8().encode(sha256Hex("s9"));
         assertThat(OperatorCredentials.parse(List.of(argon2)).authenticate("s9")).contains("op-9");
     }
 

@@ -73,7 +73,8 @@ public class RcaConfiguration {
             return RootCertificateProvisioning.loadFromToken(token.signer(RootCertificateProvisioning.ROOT_KEY_ALIAS,
                     "the root key label", null), p.dataDir());
         }
-        return RootCertificateProvisioning.loadOrCreate(keyStore.getObject(), p.dataDir(), settings, store.load(), clock.instant(), random, audit);
+        return RootCertificateProvisioning.loadOrCreate(keyStore.getObject(), p.dataDir(), settings, store.load(), clock.instant(), random,
+                audit);
     }
 
     @Bean

@@ -21,14 +21,14 @@ import java.time.Duration;
 @Validated
 @ConfigurationProperties("vpki.rca")
 public record RcaProperties(
-        @DefaultValue("vpki Root CA") @NotBlank @Size(max = 255) String name,
-        @DefaultValue("brainpoolP256r1") @NotBlank String curve,
-        @DefaultValue("10") @Min(1) @Max(100) int validityYears,
-        @DefaultValue("./data/rca") @NotNull Path dataDir,
-        @DefaultValue("P7D") @NotNull Duration ctlValidity,
-        @DefaultValue("P7D") @NotNull Duration crlValidity,
-        @DefaultValue("0.5") @DecimalMin(value = "0.0", inclusive = false) @DecimalMax(value = "1.0", inclusive = false) double renewalFraction,
-        @DefaultValue("PT1M") @NotNull Duration renewalCheckInterval,
-        @DefaultValue("1095") @Min(1) @Max(2730) int authorityValidityDays,
-        @DefaultValue("PT10S") @NotNull Duration publishTimeout) {
+                            @DefaultValue("vpki Root CA") @NotBlank @Size(max = 255) String name,
+                            @DefaultValue("brainpoolP256r1") @NotBlank String curve,
+                            @DefaultValue("10") @Min(1) @Max(100) int validityYears,
+                            @DefaultValue("./data/rca") @NotNull Path dataDir,
+                            @DefaultValue("P7D") @NotNull Duration ctlValidity,
+                            @DefaultValue("P7D") @NotNull Duration crlValidity,
+                            @DefaultValue("0.5") @DecimalMin(value = "0.0", inclusive = false) @DecimalMax(value = "1.0", inclusive = false) double renewalFraction,
+                            @DefaultValue("PT1M") @NotNull Duration renewalCheckInterval,
+                            @DefaultValue("1095") @Min(1) @Max(2730) int authorityValidityDays,
+                            @DefaultValue("PT10S") @NotNull Duration publishTimeout) {
 }

@@ -36,7 +36,8 @@ public final class AdminToken {
             try {
                 token = Files.readAllLines(tokenFile, StandardCharsets.UTF_8).stream().findFirst().orElse("").strip();
             } catch (IOException e) {
-                throw new PkiException(ErrorCode.INVALID_ARGUMENT, "vpki.admin.token-file: cannot read " + tokenFile + ": " + e.getMessage(), e);
+                throw new PkiException(ErrorCode.INVALID_ARGUMENT,
+                        "vpki.admin.token-file: cannot read " + tokenFile + ": " + e.getMessage(), e);
             }
             if (token.isEmpty()) {
                 throw new PkiException(ErrorCode.INVALID_ARGUMENT, "vpki.admin.token-file: " + tokenFile + " is empty");

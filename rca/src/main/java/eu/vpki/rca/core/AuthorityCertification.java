@@ -66,7 +66,9 @@ public final class AuthorityCertification {
         String name = name(r.name());
         EtsiCurve curve = curve("curve", r.curve());
         EtsiPublicKey verification = key("verificationKey", curve, r.verificationKey());
-        EtsiCurve encCurve = r.encryptionCurve() == null || r.encryptionCurve().isBlank() ? curve : curve("encryptionCurve", r.encryptionCurve());
+        EtsiCurve encCurve = r.encryptionCurve() == null || r.encryptionCurve().isBlank()
+                ? curve
+                : curve("encryptionCurve", r.encryptionCurve());
         EtsiPublicKey encryption = encryptionKey(encCurve, r.encryptionKey());
         return issue(candidate(type, name, verification, encryption, r, "admin-api"));
     }
@@ -133,7 +135,7 @@ public final class AuthorityCertification {
         CertificateTemplate template = c.type() == AuthorityType.EA
                 ? CertificateProfiles.enrolmentAuthority(c.name(), validity, c.verificationKey(), c.encryptionKey(), null)
                 : CertificateProfiles.authorizationAuthority(c.name(), validity, c.verificationKey(), c.encryptionKey(),
-                CertificateProfiles.defaultAuthorizationTicketRanges(), null);
+                        CertificateProfiles.defaultAuthorizationTicketRanges(), null);
         EtsiCertificate cert = CertificateIssuer.issue(template, root, service.root().signer());
         // rare and long-lived: decoded again as a relying party would, and checked in full (signature included)
         CertificateChecks.checkIssuedBy(EtsiCertificate.decode(cert.encoded()), root, now);
@@ -200,7 +202,8 @@ public final class AuthorityCertification {
         byte[] bytes;
         String t = text.strip();
         try {
-            bytes = HEX.matcher(t).matches() ? HexFormat.of().parseHex(t)
+            bytes = HEX.matcher(t).matches()
+                    ? HexFormat.of().parseHex(t)
                     : t.contains("-") || t.contains("_") ? Base64.getUrlDecoder().decode(t) : Base64.getDecoder().decode(t);
         } catch (IllegalArgumentException e) {
             throw new PkiException(ErrorCode.INVALID_KEY, field + ": neither hex nor base64");

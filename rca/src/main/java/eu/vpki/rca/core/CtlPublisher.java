@@ -58,7 +58,8 @@ public final class CtlPublisher {
         List<CtlEntry> additions = new ArrayList<>();
         List<CtlDelete> deletions = new ArrayList<>();
         for (CtlEntry e : entries) {
-            boolean isNew = e instanceof CtlEntry.Dc dc ? !oldDcs.contains(dc.url())
+            boolean isNew = e instanceof CtlEntry.Dc dc
+                    ? !oldDcs.contains(dc.url())
                     : !oldCertificates.contains(certificateOf(e).toHex());
             if (isNew) {
                 additions.add(e);

@@ -49,7 +49,7 @@ public final class RootCaService {
                 .baseUnit("seconds").description("seconds since thisUpdate of the current CRL").register(registry);
         for (AuthorityType t : AuthorityType.values()) {
             Gauge.builder("vpki.rca.authorities.listed", this, s -> s.state.authorities().stream()
-                            .filter(a -> a.type() == t && a.listedAt(s.clock.instant())).count())
+                    .filter(a -> a.type() == t && a.listedAt(s.clock.instant())).count())
                     .tag("type", t.name()).description("EAs/AAs in the CTL").register(registry);
         }
     }

@@ -82,10 +82,8 @@ public class AdminController {
             ErrorCode.INVALID_SIGNATURE,
             ErrorCode.INVALID_ARGUMENT, ErrorCode.INVALID_KEY, ErrorCode.WRONG_CURVE, ErrorCode.UNSUPPORTED_ALGORITHM,
             ErrorCode.VALIDITY_NOT_ALLOWED, ErrorCode.KEY_STORE_FAILURE})
-    public AuthorityView certifyCaRequest(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
-                                                  mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE,
-                                                  schema = @Schema(type = "string", format = "binary")))
-                                          @RequestBody byte[] body, @RequestParam(required = false) String type,
+    public AuthorityView certifyCaRequest(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM_VALUE, schema = @Schema(type = "string", format = "binary"))) @RequestBody byte[] body,
+                                          @RequestParam(required = false) String type,
                                           @RequestParam(required = false) String name,
                                           @RequestParam(required = false) String itsAccessPoint,
                                           @RequestParam(required = false) String aaAccessPoint,
@@ -105,7 +103,8 @@ public class AdminController {
     @PostMapping("/{hashedId8}/revoke")
     @Operation(summary = "Revoke an EA or AA: it leaves the CTL and enters the CRL, both re-issued at once")
     @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.NOT_FOUND, ErrorCode.KEY_STORE_FAILURE})
-    public AuthorityView revoke(@Parameter(description = "HashedId8 of the authority's certificate, 16 hex digits") @PathVariable String hashedId8, @RequestBody(required = false) RevokeRequest request) {
+    public AuthorityView revoke(@Parameter(description = "HashedId8 of the authority's certificate, 16 hex digits") @PathVariable String hashedId8,
+                                @RequestBody(required = false) RevokeRequest request) {
         HashedId8 id;
         try {
             id = HashedId8.fromHex(hashedId8);

@@ -131,7 +131,8 @@ class RootCaCoreTest {
         assertThat(eaCert.certIssuePermissions()).isNotEmpty();
         assertThat(eaCert.validity().end()).isEqualTo(START.plus(Duration.ofDays(730)));
         assertThat(aa.certificate().certIssuePermissions()).singleElement()
-                .satisfies(g -> assertThat(g.covers(eu.vpki.common.etsi.ts103097.PsidSsp.bitmap(Psids.CAM, (byte) 1, (byte) 0xff, (byte) 0xfc))).isTrue());
+                .satisfies(g -> assertThat(
+                        g.covers(eu.vpki.common.etsi.ts103097.PsidSsp.bitmap(Psids.CAM, (byte) 1, (byte) 0xff, (byte) 0xfc))).isTrue());
         assertThat(aa.certificate().validity().end()).isEqualTo(START.plus(Duration.ofDays(365)));
 
         RcaCtl ctl = ctl();
@@ -143,7 +144,8 @@ class RootCaCoreTest {
         });
         assertThat(ctl.authorizationAuthorities()).singleElement()
                 .satisfies(a -> assertThat(a.accessPoint()).isEqualTo("http://127.0.0.1:8085/aa/authorization"));
-        assertThat(delta().additions()).singleElement().satisfies(e -> assertThat(e).isInstanceOf(eu.vpki.common.etsi.ts102941.CtlEntry.Aa.class));
+        assertThat(delta().additions()).singleElement()
+                .satisfies(e -> assertThat(e).isInstanceOf(eu.vpki.common.etsi.ts102941.CtlEntry.Aa.class));
 
         TrustStore trust = TrustStore.fromCtl(root.certificate(), ctl, null);
         assertThat(trust.validate(aa.certificate(), START)).containsExactly(aa.certificate(), root.certificate());
@@ -217,7 +219,8 @@ class RootCaCoreTest {
         EtsiKeyPair v = key();
         EtsiKeyPair e = key();
         byte[] request = CaCertificateRequestMessages.request(new CaCertificateRequestMessages.CaRequest("ea.from-request",
-                v.publicKey(), e.publicKey(), Validity.of(START, Validity.Unit.YEARS, 1), null, null, null, null), new SoftwareSigner(v, RANDOM), START);
+                v.publicKey(), e.publicKey(), Validity.of(START, Validity.Unit.YEARS, 1), null, null, null, null),
+                new SoftwareSigner(v, RANDOM), START);
         Authority ea = certification.certify(request, new AuthorityRequest("EA", null, null, null, null, null,
                 "https://ea.example/enrolment", "https://ea.example/validation", null, null));
         assertThat(ea.certificate().name()).contains("ea.from-request");
@@ -240,7 +243,7 @@ class RootCaCoreTest {
         Instant crl0 = service.state().crl().thisUpdate();
         clock.advance(Duration.ofHours(23));
         assertThat(service.renewIfDue()).isFalse();
-        clock.advance(Duration.ofHours(1));            // CRL: 2 days validity, half elapsed
+        clock.advance(Duration.ofHours(1)); // CRL: 2 days validity, half elapsed
         assertThat(service.renewIfDue()).isTrue();
         assertThat(service.state().crl().thisUpdate()).isAfter(crl0);
         assertThat(service.state().ctl().sequence()).isEqualTo(s0);

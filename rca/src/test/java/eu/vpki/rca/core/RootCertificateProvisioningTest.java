@@ -25,7 +25,8 @@ class RootCertificateProvisioningTest {
 
     @Test
     void firstStartCreatesTheRoot_laterStartsReuseIt(@TempDir Path dir) {
-        RcaSettings settings = new RcaSettings("My RCA", EtsiCurve.NIST_P256, 5, Duration.ofDays(7), Duration.ofDays(7), 0.5, List.of(), 30);
+        RcaSettings settings = new RcaSettings("My RCA", EtsiCurve.NIST_P256, 5, Duration.ofDays(7), Duration.ofDays(7), 0.5, List.of(),
+                30);
         List<String> audit = new ArrayList<>();
         SoftwareKeyStore ks = SoftwareKeyStore.openOrCreate(dir.resolve("rca.p12"), PASSWORD);
         RootCa first = RootCertificateProvisioning.loadOrCreate(ks, dir, settings, RcaState.EMPTY, NOW, new SecureRandom(),
@@ -41,7 +42,8 @@ class RootCertificateProvisioningTest {
         assertThat(audit).containsExactly("root-certificate-created");
 
         SoftwareKeyStore reopened = SoftwareKeyStore.openOrCreate(dir.resolve("rca.p12"), PASSWORD);
-        RcaSettings changed = new RcaSettings("Other", EtsiCurve.BRAINPOOL_P384R1, 9, Duration.ofDays(7), Duration.ofDays(7), 0.5, List.of(), 30);
+        RcaSettings changed = new RcaSettings("Other", EtsiCurve.BRAINPOOL_P384R1, 9, Duration.ofDays(7), Duration.ofDays(7), 0.5,
+                List.of(), 30);
         RootCa again = RootCertificateProvisioning.loadOrCreate(reopened, dir, changed, RcaState.EMPTY, NOW.plusSeconds(60),
                 new SecureRandom(), (t, kv) -> audit.add(t));
         assertThat(again.certificate()).isEqualTo(first.certificate());
@@ -53,12 +55,14 @@ class RootCertificateProvisioningTest {
     void certificateWithoutItsKey_stopsTheStart(@TempDir Path dir) throws Exception {
         RcaSettings settings = new RcaSettings("RCA", EtsiCurve.NIST_P256, 5, Duration.ofDays(7), Duration.ofDays(7), 0.5, List.of(), 30);
         RootCertificateProvisioning.loadOrCreate(SoftwareKeyStore.openOrCreate(dir.resolve("rca.p12"), PASSWORD), dir, settings,
-                RcaState.EMPTY, NOW, new SecureRandom(), (t, kv) -> { });
+                RcaState.EMPTY, NOW, new SecureRandom(), (t, kv) -> {
+                });
         Files.delete(dir.resolve("rca.p12"));
         SoftwareKeyStore empty = SoftwareKeyStore.openOrCreate(dir.resolve("rca.p12"), PASSWORD);
         assertThatThrownBy(() -> RootCertificateProvisioning.loadOrCreate(empty, dir, settings, RcaState.EMPTY, NOW,
-                new SecureRandom(), (t, kv) -> { })).isInstanceOfSatisfying(PkiException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.KEY_STORE_FAILURE));
+                new SecureRandom(), (t, kv) -> {
+                })).isInstanceOfSatisfying(PkiException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.KEY_STORE_FAILURE));
     }
 
     @Test
@@ -71,7 +75,8 @@ class RootCertificateProvisioningTest {
                 .hasMessageContaining("is missing").hasMessageContaining("key ceremony");
 
         var root = eu.vpki.common.etsi.ts103097.CertificateIssuer.selfSign(eu.vpki.common.etsi.ts103097.CertificateProfiles.rootCa("RCA",
-                eu.vpki.common.etsi.ts103097.Validity.of(NOW, eu.vpki.common.etsi.ts103097.Validity.Unit.YEARS, 5), tokenKey.publicKey(), null,
+                eu.vpki.common.etsi.ts103097.Validity.of(NOW, eu.vpki.common.etsi.ts103097.Validity.Unit.YEARS, 5), tokenKey.publicKey(),
+                null,
                 eu.vpki.common.etsi.ts103097.CertificateProfiles.defaultAuthorizationTicketRanges(), null), signer);
         Files.write(dir.resolve(RootCertificateProvisioning.CERTIFICATE_FILE), root.encoded());
         assertThat(RootCertificateProvisioning.loadFromToken(signer, dir).certificate()).isEqualTo(root);

@@ -21,7 +21,8 @@ public class AuditAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     LogbackAuditLog auditLog(AuditProperties audit, Environment environment) {
-        String authority = audit.authority() != null ? audit.authority()
+        String authority = audit.authority() != null
+                ? audit.authority()
                 : safe(environment.getProperty("spring.application.name", "vpki").replaceFirst("^vpki-", ""));
         String instance = audit.instance() != null ? audit.instance() : defaultInstance();
         return new LogbackAuditLog(authority, instance, audit);

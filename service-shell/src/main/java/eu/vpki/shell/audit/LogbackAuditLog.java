@@ -145,7 +145,8 @@ public final class LogbackAuditLog implements AuditLog, AutoCloseable {
         file.setEncoder(encoder(context));
         file.start();
         if (!file.isStarted()) {
-            throw new IllegalStateException("the audit file " + file() + " cannot be written (vpki.audit.dir): see the logback status messages");
+            throw new IllegalStateException(
+                    "the audit file " + file() + " cannot be written (vpki.audit.dir): see the logback status messages");
         }
         logger.setLevel(Level.INFO);
         logger.setAdditive(false);

@@ -206,7 +206,8 @@ public final class AccessPointServer implements AutoCloseable {
                     }
                 });
         InetSocketAddress address = settings.address() == null || settings.address().isBlank()
-                ? new InetSocketAddress(settings.port()) : new InetSocketAddress(settings.address(), settings.port());
+                ? new InetSocketAddress(settings.port())
+                : new InetSocketAddress(settings.address(), settings.port());
         listening = bootstrap.bind(address).syncUninterruptibly().channel();
         log.info("ETSI access points {} on {}:{} ({}, {}; HTTP/1.1, Netty)", byPath.keySet(), address.getHostString(), port(),
                 tls == null ? "plain HTTP" : "TLS only", loops.transport());
@@ -399,7 +400,8 @@ public final class AccessPointServer implements AutoCloseable {
             String type = headers.get(HttpHeaderNames.CONTENT_TYPE);
             if (type == null || !AccessPoint.isItsRequest(type)) {
                 refuse(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ProblemStatus.codeOf(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
-                        "POST " + target.point().message() + " as " + AccessPoint.ITS_REQUEST + (type == null ? "" : ", not " + type), null);
+                        "POST " + target.point().message() + " as " + AccessPoint.ITS_REQUEST + (type == null ? "" : ", not " + type),
+                        null);
                 return;
             }
             long declared = HttpUtil.getContentLength(request, -1L);
@@ -411,11 +413,13 @@ public final class AccessPointServer implements AutoCloseable {
             }
             if (headers.contains(HttpHeaderNames.EXPECT)) {
                 if (!HttpUtil.is100ContinueExpected(request)) {
-                    refuse(HttpResponseStatus.EXPECTATION_FAILED, ErrorCode.INVALID_ARGUMENT, "only Expect: 100-continue is understood", null);
+                    refuse(HttpResponseStatus.EXPECTATION_FAILED, ErrorCode.INVALID_ARGUMENT, "only Expect: 100-continue is understood",
+                            null);
                     return;
                 }
                 if (!busy) { // a client that pipelined sends its body without waiting for this
-                    ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+                    ctx.writeAndFlush(
+                            new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
                 }
             }
             head = request;
@@ -508,16 +512,19 @@ public final class AccessPointServer implements AutoCloseable {
             boolean keepAlive = request.keepAlive() && !stopping
                     && (settings.maxKeepAliveRequests() <= 0 || requests < settings.maxKeepAliveRequests());
             if (failure == null) {
-                FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(answer),
+                FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                        Unpooled.wrappedBuffer(answer),
                         OWN_HEADERS, OWN_TRAILERS);
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, AccessPoint.ITS_RESPONSE);
                 send(response, keepAlive, served.answered(), request.startNanos());
                 return;
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            ProblemDetail problem = cause instanceof PkiException e ? Problems.of(e.code(), e.getMessage())
-                    : cause instanceof RejectedExecutionException ? Problems.of(ErrorCode.UNAVAILABLE, "all " + workers.maxThreads() + " worker threads are busy")
-                    : Problems.of(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.summary());
+            ProblemDetail problem = cause instanceof PkiException e
+                    ? Problems.of(e.code(), e.getMessage())
+                    : cause instanceof RejectedExecutionException
+                            ? Problems.of(ErrorCode.UNAVAILABLE, "all " + workers.maxThreads() + " worker threads are busy")
+                            : Problems.of(ErrorCode.INTERNAL_ERROR, ErrorCode.INTERNAL_ERROR.summary());
             logProblem("POST", served.point().path(), problem, cause);
             // a 4xx or 5xx of the exchange says nothing against the connection: it stays open
             send(problemResponse(problem, null), keepAlive, timerOf(served, problem.getStatus()), request.startNanos());
@@ -530,7 +537,8 @@ public final class AccessPointServer implements AutoCloseable {
         }
 
         private Timer timerOf(Served served, int status) {
-            return served == null ? unmatched.computeIfAbsent(status, s -> timer(NO_ACCESS_POINT, s))
+            return served == null
+                    ? unmatched.computeIfAbsent(status, s -> timer(NO_ACCESS_POINT, s))
                     : served.others().computeIfAbsent(status, s -> timer(served.point().name(), s));
         }
 

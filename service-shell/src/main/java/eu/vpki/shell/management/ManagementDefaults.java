@@ -57,7 +57,8 @@ public final class ManagementDefaults implements EnvironmentPostProcessor, Order
         putIfAbsent(environment, defaults, "management.endpoints.web.exposure.include", "health,info,prometheus,metrics,sbom");
         putIfAbsent(environment, defaults, "management.endpoint.health.show-details", "always");
         putIfAbsent(environment, defaults, "spring.info.git.location", GIT_INFO_LOCATION);
-        if (environment.getProperty("management.server.ssl.bundle") == null && environment.getProperty("management.server.ssl.key-store") == null
+        if (environment.getProperty("management.server.ssl.bundle") == null
+                && environment.getProperty("management.server.ssl.key-store") == null
                 && environment.getProperty("management.server.ssl.certificate") == null) {
             putIfAbsent(environment, defaults, "management.server.ssl.enabled", "false");
         }

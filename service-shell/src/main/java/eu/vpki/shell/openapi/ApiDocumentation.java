@@ -182,7 +182,8 @@ public final class ApiDocumentation implements OperationCustomizer, OpenApiCusto
     private static Map<String, Header> headers(HttpStatus status) {
         Map<String, Header> headers = new LinkedHashMap<>();
         Problems.headers(status).forEach((name, values) -> headers.put(name, new Header()
-                .description(name.equals(HttpHeaders.WWW_AUTHENTICATE) ? "the scheme to authenticate with"
+                .description(name.equals(HttpHeaders.WWW_AUTHENTICATE)
+                        ? "the scheme to authenticate with"
                         : "seconds to wait before retrying")
                 .schema(new StringSchema()._default(values.get(0)))));
         return headers;

@@ -46,7 +46,8 @@ public final class UndeclaredProblems implements ProblemListener {
     @Override
     public void answered(HttpServletRequest request, HandlerMethod handler, Set<ErrorCode> codes) {
         String path = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof String pattern
-                ? pattern : request.getRequestURI();
+                ? pattern
+                : request.getRequestURI();
         if (!described(path)) {
             return;
         }

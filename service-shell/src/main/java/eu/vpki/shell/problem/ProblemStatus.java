@@ -25,7 +25,7 @@ public final class ProblemStatus {
             case VERSION_NOT_YET_APPLIED, REPLICATION_UNAVAILABLE, UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
             // the replication library's own codes (the services report them as REPLICATION_UNAVAILABLE)
             case NOT_CONNECTED, NO_MAJORITY, TIMEOUT_OUTCOME_UNKNOWN, APPLY_FAILED, STATE_TRANSFER_FAILED, NOT_SERVING ->
-                    HttpStatus.SERVICE_UNAVAILABLE;
+                HttpStatus.SERVICE_UNAVAILABLE;
             case INTERNAL_ERROR, KEY_STORE_FAILURE -> HttpStatus.INTERNAL_SERVER_ERROR;
             default -> HttpStatus.BAD_REQUEST;
         };

@@ -26,28 +26,28 @@ import java.util.Map;
  */
 @ConfigurationProperties("vpki.replication")
 public record ReplicationProperties(
-        @DefaultValue("vpki-ea") String clusterName,
-        String replicaId,
-        @DefaultValue("FIFO") ReplicationConfig.Order order,
-        @DefaultValue("ASYNC") ReplicationConfig.Propagation propagation,
-        @DefaultValue("127.0.0.1") String bindAddress,
-        @DefaultValue("7800") int bindPort,
-        @DefaultValue("TCPPING") String discovery,
-        @DefaultValue("127.0.0.1[7800]") String initialHosts,
-        String dnsQuery,
-        String s3Bucket,
-        String s3Region,
-        Integer expectedMembers,
-        @DefaultValue("5s") Duration replyTimeout,
-        @DefaultValue("60s") Duration stateTransferTimeout,
-        @DefaultValue("2s") Duration joinTimeout,
-        @DefaultValue("20s") Duration failureDetectionTimeout,
-        @DefaultValue("2ms") Duration applyGrouping,
-        @DefaultValue("500ms") Duration statusInterval,
-        Map<String, Duration> emulatedDelays,
-        Path tlsKeyStore,
-        Path tlsTrustStore,
-        Path tlsPasswordFile) {
+                                    @DefaultValue("vpki-ea") String clusterName,
+                                    String replicaId,
+                                    @DefaultValue("FIFO") ReplicationConfig.Order order,
+                                    @DefaultValue("ASYNC") ReplicationConfig.Propagation propagation,
+                                    @DefaultValue("127.0.0.1") String bindAddress,
+                                    @DefaultValue("7800") int bindPort,
+                                    @DefaultValue("TCPPING") String discovery,
+                                    @DefaultValue("127.0.0.1[7800]") String initialHosts,
+                                    String dnsQuery,
+                                    String s3Bucket,
+                                    String s3Region,
+                                    Integer expectedMembers,
+                                    @DefaultValue("5s") Duration replyTimeout,
+                                    @DefaultValue("60s") Duration stateTransferTimeout,
+                                    @DefaultValue("2s") Duration joinTimeout,
+                                    @DefaultValue("20s") Duration failureDetectionTimeout,
+                                    @DefaultValue("2ms") Duration applyGrouping,
+                                    @DefaultValue("500ms") Duration statusInterval,
+                                    Map<String, Duration> emulatedDelays,
+                                    Path tlsKeyStore,
+                                    Path tlsTrustStore,
+                                    Path tlsPasswordFile) {
 
     /** Environment variable holding the stores' password when no {@code tls-password-file} is given. */
     public static final String TLS_PASSWORD_ENV = "VPKI_REPLICATION_TLS_PASSWORD";
@@ -58,7 +58,8 @@ public record ReplicationProperties(
             case "TCPPING" -> new ReplicationConfig.Discovery.TcpPing(initialHosts);
             case "DNS_PING" -> new ReplicationConfig.Discovery.DnsPing(dnsQuery);
             case "S3_PING" -> new ReplicationConfig.Discovery.S3Ping(s3Bucket, s3Region);
-            default -> throw new IllegalArgumentException("vpki.replication.discovery must be TCPPING, DNS_PING or S3_PING, got " + discovery);
+            default ->
+                throw new IllegalArgumentException("vpki.replication.discovery must be TCPPING, DNS_PING or S3_PING, got " + discovery);
         };
         String id = replicaId == null || replicaId.isBlank() ? bindAddress + ":" + bindPort : replicaId;
         return new ReplicationConfig(clusterName, id, order, propagation, bindAddress, bindPort, d, members(d),

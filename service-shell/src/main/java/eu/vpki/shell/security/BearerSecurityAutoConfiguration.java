@@ -72,7 +72,8 @@ public class BearerSecurityAutoConfiguration {
 
     @Bean
     SecurityFilterChain bearerApis(HttpSecurity http, ObjectProvider<BearerApi> apis, FailedAttempts attempts,
-                                   TransportProperties transport, Environment environment) throws Exception {
+                                   TransportProperties transport, Environment environment)
+            throws Exception {
         List<Protected> protectedApis = new ArrayList<>();
         for (BearerApi api : apis.orderedStream().toList()) {
             List<RequestMatcher> matchers = api.pathPatterns().stream()
@@ -80,7 +81,8 @@ public class BearerSecurityAutoConfiguration {
             protectedApis.add(new Protected(api, new OrRequestMatcher(matchers)));
             log.info("bearer-token API '{}' on {}{}", api.name(), api.pathPatterns(), api.tokens().enabled() ? "" : " (disabled)");
         }
-        RequestMatcher any = protectedApis.isEmpty() ? request -> false
+        RequestMatcher any = protectedApis.isEmpty()
+                ? request -> false
                 : new OrRequestMatcher(protectedApis.stream().map(Protected::matcher).toList());
         if (transport.requireTls() && !protectedApis.isEmpty() && !tlsConfigured(environment)) {
             log.warn("vpki.security.require-tls is on but this server has no TLS (server.ssl.bundle): every call of {} will be "
@@ -106,7 +108,8 @@ public class BearerSecurityAutoConfiguration {
                 .addFilterAt(bearer, BasicAuthenticationFilter.class)
                 .exceptionHandling(e -> e.authenticationEntryPoint((request, response, failure) -> {
                     Optional<BearerApi> api = find(protectedApis, request);
-                    refuse(request, response, api.isPresent() && !api.get().tokens().enabled() ? disabled(api.get())
+                    refuse(request, response, api.isPresent() && !api.get().tokens().enabled()
+                            ? disabled(api.get())
                             : new BearerRefusal(ErrorCode.UNAUTHENTICATED, "an 'Authorization: Bearer <token>' header is required"));
                 }))
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -120,7 +123,7 @@ public class BearerSecurityAutoConfiguration {
     private static boolean tlsConfigured(Environment environment) {
         return environment.getProperty("server.ssl.enabled", Boolean.class, true)
                 && (environment.containsProperty("server.ssl.bundle") || environment.containsProperty("server.ssl.key-store")
-                || environment.containsProperty("server.ssl.certificate"));
+                        || environment.containsProperty("server.ssl.certificate"));
     }
 
     /**

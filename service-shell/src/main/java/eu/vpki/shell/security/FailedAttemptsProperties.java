@@ -16,7 +16,7 @@ import java.time.Duration;
 @Validated
 @ConfigurationProperties("vpki.security.failed-attempts")
 public record FailedAttemptsProperties(
-        @DefaultValue("10") @Min(1) @Max(1_000_000) int maxFailures,
-        @DefaultValue("1m") Duration window,
-        @DefaultValue("100000") @Min(1) @Max(10_000_000) int maxClients) {
+                                       @DefaultValue("10") @Min(1) @Max(1_000_000) int maxFailures,
+                                       @DefaultValue("1m") Duration window,
+                                       @DefaultValue("100000") @Min(1) @Max(10_000_000) int maxClients) {
 }

@@ -71,7 +71,8 @@ class LogbackAuditLogTest {
 
         assertThat(audit.file().getFileName().toString()).startsWith("aa-audit-test-").endsWith(".log");
         assertThat(Files.readAllLines(audit.file())).singleElement().asString()
-                .matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z issued code=0 at=30670162A4EDDD59 ea=0A9DA2E8AB3B3424 reason=-");
+                .matches(
+                        "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z issued code=0 at=30670162A4EDDD59 ea=0A9DA2E8AB3B3424 reason=-");
         assertThat(root.list).as("audit events stay out of the debug log").isEmpty();
         assertThat(audit.failure()).isNull();
     }

@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code local.server.port} says which), with the service's body limits and the servlet container's limit keys;
  * the servlet container keeps only the management port, so nothing else of the application is served publicly.
  */
-@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "management.server.port=0", "server.tomcat.max-keep-alive-requests=2"})
+@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "server.address=127.0.0.1", "management.server.port=0", "server.tomcat.max-keep-alive-requests=2"})
 @Import(AccessPointServerAutoConfigurationTest.Declared.class)
 class AccessPointServerAutoConfigurationTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();

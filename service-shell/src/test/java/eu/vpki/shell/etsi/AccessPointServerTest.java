@@ -155,7 +155,8 @@ class AccessPointServerTest {
         assertThat(answer.body()).containsExactly(7, 6, 5);
         assertThat(lastThread.get()).startsWith("vpki-etsi");
         // the media type in another case and with a parameter is the same media type; a query is not part of the path
-        assertThat(post(port, "/etsi/echo?x=1", "Application/X-ITS-Request; charset=binary", new byte[]{8, 9}).body()).containsExactly(9, 8);
+        assertThat(post(port, "/etsi/echo?x=1", "Application/X-ITS-Request; charset=binary", new byte[]{8, 9}).body()).containsExactly(9,
+                8);
         assertThat(post(port, "/", ITS, new byte[]{1}).body()).containsExactly(42);
     }
 
@@ -166,7 +167,8 @@ class AccessPointServerTest {
         assertThat(lastThread.get()).startsWith("vpki-access-point-worker-");
 
         CompletableFuture<HttpResponse<byte[]>> pending = HTTP.sendAsync(HttpRequest.newBuilder(url(port, "/etsi/later"))
-                .header("Content-Type", ITS).POST(HttpRequest.BodyPublishers.ofByteArray(new byte[]{1})).build(), HttpResponse.BodyHandlers.ofByteArray());
+                .header("Content-Type", ITS).POST(HttpRequest.BodyPublishers.ofByteArray(new byte[]{1})).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
         CompletableFuture<byte[]> exchange = later.poll(10, TimeUnit.SECONDS);
         assertThat(exchange).isNotNull();
         assertThat(pending).isNotDone();
@@ -180,7 +182,8 @@ class AccessPointServerTest {
         HttpResponse<byte[]> undecryptable = post(port, "/etsi/echo", ITS, new byte[]{1, 0});
         assertThat(undecryptable.statusCode()).isEqualTo(400);
         assertThat(undecryptable.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-        assertThat(text(undecryptable)).contains("\"type\":\"urn:vpki:error:malformed-encoding\"", "\"code\":100", "\"error\":\"MALFORMED_ENCODING\"",
+        assertThat(text(undecryptable)).contains("\"type\":\"urn:vpki:error:malformed-encoding\"", "\"code\":100",
+                "\"error\":\"MALFORMED_ENCODING\"",
                 "cannot decrypt this", "\"instance\":\"/etsi/echo\"");
 
         try (LogCapture log = LogCapture.of(AccessPointServer.class)) {
@@ -215,7 +218,8 @@ class AccessPointServerTest {
         int before = reached.get();
         HttpResponse<byte[]> json = post(port, "/etsi/echo", "application/json", "{}".getBytes());
         assertThat(json.statusCode()).isEqualTo(415);
-        assertThat(text(json)).contains("\"error\":\"UNEXPECTED_CONTENT\"", "POST an EchoRequest as application/x-its-request, not application/json");
+        assertThat(text(json)).contains("\"error\":\"UNEXPECTED_CONTENT\"",
+                "POST an EchoRequest as application/x-its-request, not application/json");
         assertThat(post(port, "/etsi/echo", null, new byte[]{1}).statusCode()).isEqualTo(415);
 
         HttpResponse<byte[]> get;
@@ -272,8 +276,10 @@ class AccessPointServerTest {
         int port = start();
         String[] bad = {
                 "POST /etsi/echo HTTP/1.1\r\nContent-Type: " + ITS + "\r\nContent-Length: 1\r\n\r\nA", // no Host
-                "POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS + "\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nA\r\n0\r\n\r\n",
-                "POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS + "\r\nTransfer-Encoding: gzip, chunked\r\n\r\n1\r\nA\r\n0\r\n\r\n",
+                "POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS
+                        + "\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nA\r\n0\r\n\r\n",
+                "POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS
+                        + "\r\nTransfer-Encoding: gzip, chunked\r\n\r\n1\r\nA\r\n0\r\n\r\n",
                 "POST /etsi/echo HTTP/1.1\r\nHost: x\r\nX-Long: " + "a".repeat(9000) + "\r\n\r\n", // headers over 8 KiB
                 "POST /" + "a".repeat(9000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
                 "NOT HTTP AT ALL\r\n\r\n"};
@@ -312,7 +318,8 @@ class AccessPointServerTest {
             assertThat(c.atEnd()).isTrue();
         }
         try (RawConnection c = new RawConnection(port)) {
-            c.write("POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS + "\r\nContent-Length: 1\r\nConnection: close\r\n\r\n\u0006");
+            c.write("POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS
+                    + "\r\nContent-Length: 1\r\nConnection: close\r\n\r\n\u0006");
             assertThat(c.read().headers()).containsEntry("connection", "close");
             assertThat(c.atEnd()).isTrue();
         }
@@ -347,8 +354,9 @@ class AccessPointServerTest {
     @Test
     void expectContinue_isAnsweredBeforeTheBody() throws Exception {
         int port = start();
-        HttpResponse<byte[]> answer = HTTP.send(HttpRequest.newBuilder(url(port, "/etsi/echo")).expectContinue(true).header("Content-Type", ITS)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[]{3, 4})).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> answer = HTTP
+                .send(HttpRequest.newBuilder(url(port, "/etsi/echo")).expectContinue(true).header("Content-Type", ITS)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[]{3, 4})).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(answer.body()).containsExactly(4, 3);
     }
 
@@ -419,12 +427,14 @@ class AccessPointServerTest {
     void withTls_theAccessPointsAnswerOverTls_andPlainHttpGets400InPlainText() throws Exception {
         Map<String, String> tls = TestTls.loopback().serverProperties();
         io.netty.handler.ssl.SslContext context = SslContextBuilder.forServer(
-                        Path.of(tls.get("spring.ssl.bundle.pem.api.keystore.certificate")).toFile(),
-                        Path.of(tls.get("spring.ssl.bundle.pem.api.keystore.private-key")).toFile())
+                Path.of(tls.get("spring.ssl.bundle.pem.api.keystore.certificate")).toFile(),
+                Path.of(tls.get("spring.ssl.bundle.pem.api.keystore.private-key")).toFile())
                 .sslProvider(SslProvider.JDK).build();
         int port = start(settings(), context);
-        HttpResponse<byte[]> answer = TestTls.loopback().client().send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/etsi/echo"))
-                .header("Content-Type", ITS).POST(HttpRequest.BodyPublishers.ofByteArray(new byte[]{3, 4})).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> answer = TestTls.loopback().client()
+                .send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/etsi/echo"))
+                        .header("Content-Type", ITS).POST(HttpRequest.BodyPublishers.ofByteArray(new byte[]{3, 4})).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
         assertThat(answer.body()).containsExactly(4, 3);
         try (RawConnection c = new RawConnection(port)) {
             c.write("POST /etsi/echo HTTP/1.1\r\nHost: x\r\nContent-Type: " + ITS + "\r\nContent-Length: 1\r\n\r\nA");
@@ -510,8 +520,9 @@ class AccessPointServerTest {
 
         Answer post(String path, String type, byte[] body) throws IOException {
             ByteArrayOutputStream request = new ByteArrayOutputStream();
-            request.writeBytes(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " + type + "\r\nContent-Length: " + body.length
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            request.writeBytes(
+                    ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " + type + "\r\nContent-Length: " + body.length
+                            + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             request.writeBytes(body);
             out.write(request.toByteArray());
             out.flush();

@@ -54,7 +54,8 @@ class Pkcs11KeySourceTest {
             var encryption = ceremony.generate("ea-enc", EtsiCurve.BRAINPOOL_P256R1, KeyCeremony.Purpose.ENCRYPTION);
             ceremony.generate("other-p256", EtsiCurve.NIST_P256, KeyCeremony.Purpose.SIGNING);
             EtsiCertificate ea = CertificateIssuer.issue(CertificateProfiles.enrolmentAuthority("ea.token.test",
-                    Validity.of(TestPki.NOW, Validity.Unit.YEARS, 1), signing.publicKey(), encryption.publicKey(), null), PKI.root, PKI.rootSigner());
+                    Validity.of(TestPki.NOW, Validity.Unit.YEARS, 1), signing.publicKey(), encryption.publicKey(), null), PKI.root,
+                    PKI.rootSigner());
             certificateFile = Files.write(dir.resolve("ea.cert"), ea.encoded());
         }
         pinFile = Files.writeString(dir.resolve("pin"), SoftHsm.PIN + "\n");
@@ -87,7 +88,8 @@ class Pkcs11KeySourceTest {
 
         EtsiCertificate ea = keys.certificate();
         DataEncryption encryption = new DataEncryption(TestPki.RANDOM);
-        EncryptedMessage sent = encryption.encryptFor(new EncryptionRecipient(ea.encryptionKey().orElseThrow(), ea.hashedId8(), ea.sha256()),
+        EncryptedMessage sent = encryption.encryptFor(
+                new EncryptionRecipient(ea.encryptionKey().orElseThrow(), ea.hashedId8(), ea.sha256()),
                 "an enrolment request".getBytes());
         assertThat(encryption.decrypt(new DecryptionIdentity(keys.encryption(), ea.hashedId8(), ea.sha256()), sent.encoded()).plaintext())
                 .isEqualTo("an enrolment request".getBytes());

@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Over real HTTP: body limits per path, whatever the framing, before authentication and before anything buffers the body. */
-@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "vpki.http.max-request-bytes=2000"})
+@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "server.address=127.0.0.1", "vpki.http.max-request-bytes=2000"})
 @Import(RequestBodyLimitTest.Endpoints.class)
 class RequestBodyLimitTest {
     static final AtomicInteger REACHED = new AtomicInteger();
@@ -108,7 +108,8 @@ class RequestBodyLimitTest {
     void declaredOversize_isRefusedBeforeAuthentication_chunkedAfterIt() throws Exception {
         assertThat(StreamedPost.send(url("/secured/in"), "application/json", 3000, 3000L, Map.of()).status()).isEqualTo(413);
         assertThat(StreamedPost.send(url("/secured/in"), "application/json", 3000, null, Map.of()).status()).isEqualTo(401);
-        assertThat(StreamedPost.send(url("/secured/in"), "application/json", "[\"", 3000, null, Map.of("Authorization", "Bearer t")).status())
+        assertThat(
+                StreamedPost.send(url("/secured/in"), "application/json", "[\"", 3000, null, Map.of("Authorization", "Bearer t")).status())
                 .isEqualTo(413);
     }
 }

@@ -21,8 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * build time (META-INF/build-info.properties, the root pom's build-info execution) and its git commit and branch (common's
  * META-INF/vpki-version.properties, by ManagementDefaults' spring.info.git.location), the same as {@link BuildVersion} gives the CLI.
  */
-@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "server.address=127.0.0.1")
+@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "server.address=127.0.0.1")
 class InfoEndpointTest {
     @LocalManagementPort
     int managementPort;

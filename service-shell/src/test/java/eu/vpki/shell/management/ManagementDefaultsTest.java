@@ -45,11 +45,14 @@ class ManagementDefaultsTest {
 
     @Test
     void actuatorOnThePublicPort_orNoPortAtAll_failsTheStart() {
-        assertThatThrownBy(() -> apply(new MockEnvironment().withProperty("server.port", "8083").withProperty("management.server.port", "8083")))
+        assertThatThrownBy(
+                () -> apply(new MockEnvironment().withProperty("server.port", "8083").withProperty("management.server.port", "8083")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("public port");
-        assertThatThrownBy(() -> apply(new MockEnvironment().withProperty("server.port", "8083").withProperty("management.server.port", "70000")))
+        assertThatThrownBy(
+                () -> apply(new MockEnvironment().withProperty("server.port", "8083").withProperty("management.server.port", "70000")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("management.server.port");
-        assertThatThrownBy(() -> apply(new MockEnvironment().withProperty("server.port", "8083").withProperty("management.server.port", "nine")))
+        assertThatThrownBy(
+                () -> apply(new MockEnvironment().withProperty("server.port", "8083").withProperty("management.server.port", "nine")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("nine");
         assertThatThrownBy(() -> apply(new MockEnvironment().withProperty("server.port", "65000")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("management.server.port");

@@ -58,7 +58,8 @@ class ApiDocumentationTest {
 
     @Test
     void bearerPaths_requireTheScheme_andAnswer401And403_otherPathsDoNot() throws Exception {
-        Operation secured = documentation.customize(new Operation(), new HandlerMethod(new Controller(), Controller.class.getMethod("read")));
+        Operation secured = documentation.customize(new Operation(),
+                new HandlerMethod(new Controller(), Controller.class.getMethod("read")));
         Operation open = documentation.customize(new Operation(), new HandlerMethod(new Controller(), Controller.class.getMethod("read")));
         OpenAPI api = new OpenAPI().paths(new Paths()
                 .addPathItem("/fleet/v1/stations/{id}", new PathItem().get(secured))

@@ -18,8 +18,7 @@ import java.net.http.HttpResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Over real HTTP: what a servlet filter refuses before Spring MVC runs gets the same problem shape. */
-@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "server.address=127.0.0.1")
+@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "server.address=127.0.0.1")
 @Import({ProblemTestController.class, ProblemErrorPageTest.Refusing.class})
 class ProblemErrorPageTest {
     @LocalServerPort

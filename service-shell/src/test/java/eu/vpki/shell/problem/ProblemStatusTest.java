@@ -23,7 +23,8 @@ class ProblemStatusTest {
 
     @Test
     void codesOfSpringStatuses_mapBackToTheSameStatus() {
-        for (HttpStatus status : new HttpStatus[]{HttpStatus.UNAUTHORIZED, HttpStatus.NOT_FOUND, HttpStatus.CONTENT_TOO_LARGE, HttpStatus.TOO_MANY_REQUESTS,
+        for (HttpStatus status : new HttpStatus[]{HttpStatus.UNAUTHORIZED, HttpStatus.NOT_FOUND, HttpStatus.CONTENT_TOO_LARGE,
+                HttpStatus.TOO_MANY_REQUESTS,
                 HttpStatus.SERVICE_UNAVAILABLE, HttpStatus.BAD_REQUEST, HttpStatus.INTERNAL_SERVER_ERROR}) {
             assertThat(ProblemStatus.of(ProblemStatus.codeOf(status))).as(status.toString()).isEqualTo(status);
         }

@@ -23,7 +23,8 @@ class CaffeineReplayCacheTest {
 
     @Test
     void aFingerprint_isFirstSeenOnce_thenAReplay_untilItsRetentionEnds() {
-        CaffeineReplayCache cache = new CaffeineReplayCache("t", Duration.ofMinutes(5), 100, CaffeineReplayCache.WhenFull.EVICT, clock, registry);
+        CaffeineReplayCache cache = new CaffeineReplayCache("t", Duration.ofMinutes(5), 100, CaffeineReplayCache.WhenFull.EVICT, clock,
+                registry);
         assertThat(cache.firstSeen(fingerprint(1))).isTrue();
         assertThat(cache.firstSeen(fingerprint(1))).isFalse();
         assertThat(cache.firstSeen(fingerprint(2))).isTrue();
@@ -36,7 +37,8 @@ class CaffeineReplayCacheTest {
 
     @Test
     void onlyTheFirst16Bytes_makeTheKey() {
-        CaffeineReplayCache cache = new CaffeineReplayCache("t", Duration.ofMinutes(5), 100, CaffeineReplayCache.WhenFull.EVICT, clock, registry);
+        CaffeineReplayCache cache = new CaffeineReplayCache("t", Duration.ofMinutes(5), 100, CaffeineReplayCache.WhenFull.EVICT, clock,
+                registry);
         byte[] a = fingerprint(7);
         byte[] b = fingerprint(7);
         b[20] ^= 1;
@@ -46,7 +48,8 @@ class CaffeineReplayCacheTest {
 
     @Test
     void refusingCache_fullOfLiveEntries_refusesNewRequests_butStillRecognisesReplays() {
-        CaffeineReplayCache cache = new CaffeineReplayCache("ea", Duration.ofMinutes(5), 3, CaffeineReplayCache.WhenFull.REFUSE, clock, registry);
+        CaffeineReplayCache cache = new CaffeineReplayCache("ea", Duration.ofMinutes(5), 3, CaffeineReplayCache.WhenFull.REFUSE, clock,
+                registry);
         for (long n = 0; n < 3; n++) {
             assertThat(cache.firstSeen(fingerprint(n))).isTrue();
         }
@@ -60,7 +63,8 @@ class CaffeineReplayCacheTest {
 
     @Test
     void evictingCache_dropsEntriesForCapacity_andCountsThem() {
-        CaffeineReplayCache cache = new CaffeineReplayCache("aa", Duration.ofMinutes(5), 10, CaffeineReplayCache.WhenFull.EVICT, clock, registry);
+        CaffeineReplayCache cache = new CaffeineReplayCache("aa", Duration.ofMinutes(5), 10, CaffeineReplayCache.WhenFull.EVICT, clock,
+                registry);
         for (long n = 0; n < 50; n++) {
             assertThat(cache.firstSeen(fingerprint(n))).isTrue();
         }
@@ -78,7 +82,8 @@ class CaffeineReplayCacheTest {
     void badSettings_areRefused() {
         assertThatThrownBy(() -> new CaffeineReplayCache("x", Duration.ZERO, 10, CaffeineReplayCache.WhenFull.EVICT, clock, registry))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new CaffeineReplayCache("x", Duration.ofMinutes(1), 0, CaffeineReplayCache.WhenFull.REFUSE, clock, registry))
+        assertThatThrownBy(
+                () -> new CaffeineReplayCache("x", Duration.ofMinutes(1), 0, CaffeineReplayCache.WhenFull.REFUSE, clock, registry))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -39,8 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * client trusting that CA is served; a plain-HTTP request with the same valid token gets no success
  * and its token is never looked at; a client that trusts another CA does not complete the handshake.
  */
-@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "vpki.security.require-tls=true", "server.ssl.bundle=api"})
+@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "server.address=127.0.0.1", "vpki.security.require-tls=true", "server.ssl.bundle=api"})
 @Import(BearerOverHttpsTest.Api.class)
 class BearerOverHttpsTest {
     static final AtomicInteger TOKEN_CHECKS = new AtomicInteger();

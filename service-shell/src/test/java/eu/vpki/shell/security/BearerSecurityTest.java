@@ -26,8 +26,8 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Over real HTTP: the bearer-token filter chain in front of a protected API, and nothing in front of the rest. */
-@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "vpki.security.failed-attempts.max-failures=1000"})
+@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "server.address=127.0.0.1", "vpki.security.failed-attempts.max-failures=1000"})
 @Import({BearerSecurityTest.Apis.class, ProblemTestController.class})
 class BearerSecurityTest {
     @LocalServerPort
@@ -93,7 +93,8 @@ class BearerSecurityTest {
             HttpResponse<String> r = send("GET", "/fleet/whoami", header, null);
             assertThat(r.statusCode()).as(String.valueOf(header)).isEqualTo(401);
             assertThat(r.headers().firstValue("WWW-Authenticate")).contains("Bearer");
-            assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+            assertThat(r.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
             assertThat(r.body()).contains("\"error\":\"UNAUTHENTICATED\"", "\"code\":600", "\"type\":\"urn:vpki:error:unauthenticated\"");
         }
     }
@@ -123,7 +124,8 @@ class BearerSecurityTest {
         assertThat(send("GET", "/fleet/whoami", null, null).headers().firstValue("X-Content-Type-Options")).contains("nosniff");
     }
 
-    private HttpResponse<String> send(String method, String path, String authorization, String body) throws IOException, InterruptedException {
+    private HttpResponse<String> send(String method, String path, String authorization, String body)
+            throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {

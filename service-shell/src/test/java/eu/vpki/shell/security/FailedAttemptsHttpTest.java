@@ -29,9 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Over real HTTP: unknown tokens from one client are limited (429, Retry-After), and the limit reaches no controller. */
-@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "vpki.security.failed-attempts.max-failures=3",
-                "vpki.security.failed-attempts.window=1m"})
+@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "server.address=127.0.0.1", "vpki.security.failed-attempts.max-failures=3",
+        "vpki.security.failed-attempts.window=1m"})
 @Import(FailedAttemptsHttpTest.Api.class)
 class FailedAttemptsHttpTest {
     static final AtomicInteger TOKEN_CHECKS = new AtomicInteger();
@@ -81,13 +81,14 @@ class FailedAttemptsHttpTest {
         HttpResponse<String> limited;
         try (LogCapture log = LogCapture.of(BearerSecurityAutoConfiguration.class)) {
             limited = get("Bearer good-token");
-            assertThat(log.events(Level.INFO)).singleElement().satisfies(e ->
-                    assertThat(e.getFormattedMessage()).contains("GET /fleet/whoami refused: TOO_MANY_ATTEMPTS", "for 40 s")
+            assertThat(log.events(Level.INFO)).singleElement()
+                    .satisfies(e -> assertThat(e.getFormattedMessage()).contains("GET /fleet/whoami refused: TOO_MANY_ATTEMPTS", "for 40 s")
                             .doesNotContain("good-token"));
         }
         assertThat(limited.statusCode()).isEqualTo(429);
         assertThat(limited.headers().firstValue("Retry-After")).contains("40");
-        assertThat(limited.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+        assertThat(limited.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
         assertThat(limited.body()).contains("\"error\":\"TOO_MANY_ATTEMPTS\"", "\"code\":602", "\"status\":429");
         assertThat(get("Bearer guess-4").statusCode()).isEqualTo(429);
         // refused before any token is looked at

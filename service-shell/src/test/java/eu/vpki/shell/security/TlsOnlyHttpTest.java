@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * port: a valid token is refused 403 {@code TLS_REQUIRED} without being looked at, no controller runs,
  * the refusal is logged at WARN telling to rotate the token; paths of no bearer API are served.
  */
-@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"server.address=127.0.0.1", "vpki.security.require-tls=true"})
+@SpringBootTest(classes = ShellTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "server.address=127.0.0.1", "vpki.security.require-tls=true"})
 @Import(TlsOnlyHttpTest.Api.class)
 class TlsOnlyHttpTest {
     static final AtomicInteger TOKEN_CHECKS = new AtomicInteger();
@@ -74,7 +74,8 @@ class TlsOnlyHttpTest {
             HttpResponse<String> r = get("/fleet/whoami", "Bearer good-token");
 
             assertThat(r.statusCode()).isEqualTo(403);
-            assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+            assertThat(r.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
             assertThat(r.body()).contains("\"error\":\"TLS_REQUIRED\"").contains("\"code\":603").doesNotContain("op-1");
             assertThat(TOKEN_CHECKS.get()).as("the token was never looked at").isZero();
             assertThat(CALLS.get()).as("no controller ran").isZero();

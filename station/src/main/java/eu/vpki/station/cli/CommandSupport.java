@@ -29,10 +29,6 @@ public final class CommandSupport {
     private CommandSupport() {
     }
 
-
-
-
-
     public static HttpClient http() {
         return http(null);
     }
@@ -46,18 +42,21 @@ public final class CommandSupport {
     }
 
     /** Resolves the target (a cluster's state file, or the DC and RCA given) and connects the load generator to it. */
-    public static Workload connect(TargetOptions target, LoadOptions load, AtomicReference<LoadRunner.Progress> progress) throws IOException {
+    public static Workload connect(TargetOptions target, LoadOptions load, AtomicReference<LoadRunner.Progress> progress)
+            throws IOException {
         target.resolve();
         return workload(target, load, http(target.tlsCa), progress);
     }
 
-    public static Workload workload(TargetOptions target, LoadOptions load, HttpClient http, AtomicReference<LoadRunner.Progress> progress) throws IOException {
+    public static Workload workload(TargetOptions target, LoadOptions load, HttpClient http, AtomicReference<LoadRunner.Progress> progress)
+            throws IOException {
         return Workload.connect(target.dc, target.rcaCert, AT_PERMISSIONS, target.eaUrls, target.aaUrls, load.precompute, http,
                 progress::set);
     }
 
     /** Prints a live progress line on stderr while {@code body} runs. */
-    public static <T> T withProgress(AtomicReference<LoadRunner.Progress> progress, java.util.concurrent.Callable<T> body) throws Exception {
+    public static <T> T withProgress(AtomicReference<LoadRunner.Progress> progress, java.util.concurrent.Callable<T> body)
+            throws Exception {
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "progress");
             t.setDaemon(true);
@@ -102,7 +101,8 @@ public final class CommandSupport {
     /** Cores and load average of the machine the client runs on, for the report's configuration. */
     public static String machine() {
         return Runtime.getRuntime().availableProcessors() + " cores, load average "
-                + String.format(java.util.Locale.ROOT, "%.1f", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
+                + String.format(java.util.Locale.ROOT, "%.1f",
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
                 + " when the report was written";
     }
 

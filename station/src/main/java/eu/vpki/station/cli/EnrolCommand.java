@@ -33,7 +33,8 @@ public final class EnrolCommand implements Callable<Integer> {
         PhaseResult r = CommandSupport.withProgress(progress, () -> w.enrol(stations, load.model(stations.size())));
         FleetFile.write(fleet.fleetFile, stations);
         return CommandSupport.report(new RunReport("enrolment of " + stations.size() + " stations", started,
-                CommandSupport.settings(load, stations.isEmpty() ? "-" : stations.get(0).curve().curveName(), "DC " + target.dc), List.of(r)),
+                CommandSupport.settings(load, stations.isEmpty() ? "-" : stations.get(0).curve().curveName(), "DC " + target.dc),
+                List.of(r)),
                 fleet.reportDir, "enrol");
     }
 }

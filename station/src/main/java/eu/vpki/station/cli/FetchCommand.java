@@ -38,6 +38,7 @@ public final class FetchCommand implements Callable<Integer> {
         Instant started = Instant.now();
         PhaseResult r = CommandSupport.withProgress(progress, () -> w.fetch("authorization", enrolled, n, load.model(n)));
         return CommandSupport.report(new RunReport(n + " pseudonyms for " + enrolled.size() + " stations", started,
-                CommandSupport.settings(load, enrolled.get(0).curve().curveName(), "DC " + target.dc), List.of(r)), fleet.reportDir, "fetch");
+                CommandSupport.settings(load, enrolled.get(0).curve().curveName(), "DC " + target.dc), List.of(r)), fleet.reportDir,
+                "fetch");
     }
 }

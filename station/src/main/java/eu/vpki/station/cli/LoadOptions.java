@@ -13,12 +13,12 @@ public final class LoadOptions {
     public int concurrency;
     @Option(names = "--max-duration", defaultValue = "PT10M", description = "bound on each phase (ISO-8601, default ${DEFAULT-VALUE})")
     public Duration maxDuration;
-    @Option(names = "--precompute", defaultValue = "true", negatable = true,
-            description = "build requests before the timed window (default ${DEFAULT-VALUE})")
+    @Option(names = "--precompute", defaultValue = "true", negatable = true, description = "build requests before the timed window (default ${DEFAULT-VALUE})")
     public boolean precompute;
 
     public LoadModel model(long operations) {
-        return rate == null ? new LoadModel.Closed(concurrency, operations, maxDuration)
+        return rate == null
+                ? new LoadModel.Closed(concurrency, operations, maxDuration)
                 : new LoadModel.Open(rate, operations, maxDuration, Math.max(concurrency, 64));
     }
 }

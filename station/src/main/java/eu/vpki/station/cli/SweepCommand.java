@@ -18,8 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Raises the offered AT rate step by step until saturation; the HTML report draws latency against throughput. */
-@Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = "Open-loop AT requests at rising rates until saturation; report with the latency-throughput chart.")
+@Command(name = "sweep", mixinStandardHelpOptions = true, description = "Open-loop AT requests at rising rates until saturation; report with the latency-throughput chart.")
 public final class SweepCommand implements Callable<Integer> {
     @Mixin
     TargetOptions target = new TargetOptions();

@@ -151,7 +151,8 @@ public final class LoadRunner {
             offerOpen(open, op, phase, workers, start, deadline, stop);
         } else if (model instanceof LoadModel.Paced paced) {
             workers = Executors.newFixedThreadPool(paced.workers(), daemonThreads(name));
-            description = String.format(java.util.Locale.ROOT, "paced at most %.1f/s by %d workers", paced.ratePerSecond(), paced.workers());
+            description = String.format(java.util.Locale.ROOT, "paced at most %.1f/s by %d workers", paced.ratePerSecond(),
+                    paced.workers());
             offered = paced.ratePerSecond();
             offerPaced(paced, op, phase, workers, start, deadline, stop);
         } else {

@@ -42,9 +42,11 @@ public final class Workload {
                     Consumer<LoadRunner.Progress> progress) {
         this.protocol = protocol;
         PkiEndpoints pki = protocol.endpoints();
-        this.enrolmentTargets = eaReplicas.isEmpty() ? List.of(pki.ea().enrolment())
+        this.enrolmentTargets = eaReplicas.isEmpty()
+                ? List.of(pki.ea().enrolment())
                 : eaReplicas.stream().map(u -> u.resolve(pki.ea().enrolment().getPath())).toList();
-        this.authorizationTargets = aaProcesses.isEmpty() ? pki.aas().stream().map(PkiEndpoints.Aa::authorization).toList()
+        this.authorizationTargets = aaProcesses.isEmpty()
+                ? pki.aas().stream().map(PkiEndpoints.Aa::authorization).toList()
                 : aaProcesses.stream().map(u -> u.resolve(pki.aas().get(0).authorization().getPath())).toList();
         this.precompute = precompute;
         this.progress = progress;
@@ -56,7 +58,8 @@ public final class Workload {
      * {@code https} endpoints (DC, EA, AA) are verified with {@code http}'s TLS context.
      */
     public static Workload connect(URI dc, Path rcaCertificate, List<PsidSsp> atPermissions, List<URI> eaReplicas, List<URI> aaProcesses,
-                                   boolean precompute, HttpClient http, Consumer<LoadRunner.Progress> progress) throws IOException {
+                                   boolean precompute, HttpClient http, Consumer<LoadRunner.Progress> progress)
+            throws IOException {
         Clock clock = Clock.systemUTC();
         EtsiCertificate rca = EtsiCertificate.decode(Files.readAllBytes(rcaCertificate));
         PkiEndpoints pki = PkiEndpoints.discover(List.of(dc), rca, clock.instant(), http.sslContext());
@@ -79,7 +82,8 @@ public final class Workload {
         List<ObuProtocol.Prepared> prepared = precompute
                 ? prepareInParallel(stations.size(), i -> retarget(protocol.prepareEnrolment(stations.get(i)), enrolmentTargets, i))
                 : null;
-        return runner.run(phase, PhaseResult.ENROLMENT, model, i -> protocol.enrol(prepared != null ? prepared.get((int) i)
+        return runner.run(phase, PhaseResult.ENROLMENT, model, i -> protocol.enrol(prepared != null
+                ? prepared.get((int) i)
                 : retarget(protocol.prepareEnrolment(stations.get((int) i)), enrolmentTargets, (int) i)), progress);
     }
 
@@ -87,9 +91,10 @@ public final class Workload {
         PkiEndpoints.Aa aa = protocol.endpoints().aas().get(0);
         List<ObuProtocol.Prepared> prepared = precompute
                 ? prepareInParallel((int) count, i -> retarget(protocol.prepareAuthorization(enrolled.get(i % enrolled.size()), aa),
-                authorizationTargets, i))
+                        authorizationTargets, i))
                 : null;
-        return runner.run(phase, PhaseResult.AUTHORIZATION, model, i -> protocol.authorize(prepared != null ? prepared.get((int) i)
+        return runner.run(phase, PhaseResult.AUTHORIZATION, model, i -> protocol.authorize(prepared != null
+                ? prepared.get((int) i)
                 : retarget(protocol.prepareAuthorization(enrolled.get((int) (i % enrolled.size())), aa), authorizationTargets, (int) i)),
                 progress);
     }

@@ -152,7 +152,8 @@ public final class ReportCharts {
             // the slowest operation sits at the level of one operation in n
             points.add(new double[]{Math.log10(n), p.maxLatencyMillis()});
             int k = seen.merge(p.operation(), 1, Integer::sum) - 1;
-            String colour = ofOperation.get(p.operation()) > 1 ? shade(colour(p.operation()), k, ofOperation.get(p.operation()).intValue())
+            String colour = ofOperation.get(p.operation()) > 1
+                    ? shade(colour(p.operation()), k, ofOperation.get(p.operation()).intValue())
                     : colour(p.operation());
             String legend = ofOperation.get(p.operation()) > 1 ? describe(p.operation()) + ": " + p.phase() : describe(p.operation());
             chart.add(new SvgChart.Series(legend, colour, "", true, points));

@@ -89,9 +89,11 @@ public final class ReportWriter {
     }
 
     public static String csv(RunReport r) {
-        StringBuilder b = new StringBuilder("phase,model,offered_rate,achieved_rate,attempted,succeeded,failed,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,operation\n");
+        StringBuilder b = new StringBuilder(
+                "phase,model,offered_rate,achieved_rate,attempted,succeeded,failed,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,operation\n");
         for (PhaseResult p : r.phases()) {
-            b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n", csvField(p.phase()), csvField(p.model()),
+            b.append(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%s%n", csvField(p.phase()),
+                    csvField(p.model()),
                     p.offeredRate() == null ? "" : String.format(Locale.ROOT, "%.3f", p.offeredRate()), p.achievedRate(), p.attempted(),
                     p.succeeded(), p.failed(), p.latencyMillis(50), p.latencyMillis(90), p.latencyMillis(99), p.latencyMillis(99.9),
                     p.maxLatencyMillis(), csvField(p.operation())));
@@ -111,17 +113,20 @@ public final class ReportWriter {
                 .append("pre{background:#f6f6f6;padding:1em;overflow:auto}</style></head><body>\n")
                 .append("<h1>").append(escape(r.title())).append("</h1>\n")
                 .append("<p>started ").append(escape(r.startedAt().toString())).append(" &middot; ")
-                .append(r.allSucceeded() ? "<b class=\"ok\">all operations succeeded and verified</b>" : "<b class=\"bad\">some operations failed</b>")
+                .append(r.allSucceeded()
+                        ? "<b class=\"ok\">all operations succeeded and verified</b>"
+                        : "<b class=\"bad\">some operations failed</b>")
                 .append("</p>\n<h2>Results</h2>\n<table><tr><th class=\"l\">phase</th><th class=\"l\">operation</th><th class=\"l\">load model</th>")
                 .append("<th>offered/s</th><th>achieved/s</th><th>ok</th><th>failed</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th>")
                 .append("<th>p99.9 ms</th><th>max ms</th></tr>\n");
         for (PhaseResult p : phases) {
             b.append(String.format(Locale.ROOT, "<tr><td class=\"l\">%s</td><td class=\"l\"><span style=\"color:%s\">&#9632;</span> %s</td>"
-                            + "<td class=\"l\">%s</td><td>%s</td><td>%.1f</td><td>%d</td><td>%d</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
-                            + "<td>%.2f</td><td>%.2f</td></tr>%n",
+                    + "<td class=\"l\">%s</td><td>%s</td><td>%.1f</td><td>%d</td><td>%d</td><td>%.2f</td><td>%.2f</td><td>%.2f</td>"
+                    + "<td>%.2f</td><td>%.2f</td></tr>%n",
                     escape(p.phase()), ReportCharts.colour(p.operation()), escape(ReportCharts.describe(p.operation())), escape(p.model()),
                     p.offeredRate() == null ? "-" : String.format(Locale.ROOT, "%.0f", p.offeredRate()), p.achievedRate(), p.succeeded(),
-                    p.failed(), p.latencyMillis(50), p.latencyMillis(90), p.latencyMillis(99), p.latencyMillis(99.9), p.maxLatencyMillis()));
+                    p.failed(), p.latencyMillis(50), p.latencyMillis(90), p.latencyMillis(99), p.latencyMillis(99.9),
+                    p.maxLatencyMillis()));
         }
         b.append("</table>\n");
         if (phases.stream().anyMatch(p -> !p.failuresByCode().isEmpty())) {

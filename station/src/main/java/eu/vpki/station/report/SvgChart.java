@@ -164,13 +164,17 @@ public final class SvgChart {
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>", LEFT, esc(title)));
         for (Tick t : y.ticks()) {
             double py = py(t.value());
-            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>", LEFT, WIDTH - RIGHT, py, py));
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 6, py + 4, esc(t.label())));
+            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>", LEFT,
+                    WIDTH - RIGHT, py, py));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 6, py + 4,
+                    esc(t.label())));
         }
         for (Tick t : x.ticks()) {
             double px = px(t.value());
-            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f0f0\"/>", px, px, TOP, TOP + PLOT_HEIGHT));
-            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", px, TOP + PLOT_HEIGHT + 16, esc(t.label())));
+            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#f0f0f0\"/>", px, px, TOP,
+                    TOP + PLOT_HEIGHT));
+            s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", px, TOP + PLOT_HEIGHT + 16,
+                    esc(t.label())));
         }
         s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>",
                 LEFT, TOP, WIDTH - LEFT - RIGHT, PLOT_HEIGHT));
@@ -214,8 +218,10 @@ public final class SvgChart {
             case CIRCLE -> s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", x, y, colour));
             case SQUARE -> s.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\"/>",
                     x - 4, y - 4, colour));
-            case DIAMOND -> s.append(String.format(Locale.ROOT, "<path d=\"M%.1f,%.1f l5,5 l-5,5 l-5,-5 z\" fill=\"%s\"/>", x, y - 5, colour));
-            case NONE -> { }
+            case DIAMOND ->
+                s.append(String.format(Locale.ROOT, "<path d=\"M%.1f,%.1f l5,5 l-5,5 l-5,-5 z\" fill=\"%s\"/>", x, y - 5, colour));
+            case NONE -> {
+            }
         }
     }
 

@@ -14,7 +14,8 @@ class LoadRunnerTest {
     @Test
     void closedLoop_runsExactlyTheRequestedOperationsAndCountsFailuresByCode() {
         PhaseResult r = runner.run("enrol", "test", new LoadModel.Closed(4, 1000, Duration.ofMinutes(1)),
-                i -> i % 10 == 0 ? Outcome.failure("enrolment:unknownits") : Outcome.OK, p -> { });
+                i -> i % 10 == 0 ? Outcome.failure("enrolment:unknownits") : Outcome.OK, p -> {
+                });
         assertThat(r.attempted()).isEqualTo(1000);
         assertThat(r.succeeded()).isEqualTo(900);
         assertThat(r.failuresByCode()).containsExactlyEntriesOf(java.util.Map.of("enrolment:unknownits", 100L));
@@ -26,7 +27,8 @@ class LoadRunnerTest {
     void paced_neverStartsFasterThanItsCap() {
         // 21 operations at most 100/s: the last may not start before 200 ms (a busy machine only makes it slower)
         long start = System.nanoTime();
-        PhaseResult r = runner.run("paced", "test", new LoadModel.Paced(100, 4, 21, Duration.ofMinutes(1)), i -> Outcome.OK, p -> { });
+        PhaseResult r = runner.run("paced", "test", new LoadModel.Paced(100, 4, 21, Duration.ofMinutes(1)), i -> Outcome.OK, p -> {
+        });
         assertThat(r.attempted()).isEqualTo(21);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
     }
@@ -40,7 +42,8 @@ class LoadRunnerTest {
             TimeUnit.MILLISECONDS.sleep(2);
             inFlight.decrementAndGet();
             return Outcome.OK;
-        }, p -> { });
+        }, p -> {
+        });
         assertThat(most.get()).isBetween(1, 3);
     }
 
@@ -52,7 +55,8 @@ class LoadRunnerTest {
                 stop.request();
             }
             return Outcome.OK;
-        }, p -> { }, stop);
+        }, p -> {
+        }, stop);
         assertThat(r.attempted()).isBetween(11L, 13L);
         assertThat(r.succeeded()).isEqualTo(r.attempted());
     }
@@ -61,7 +65,8 @@ class LoadRunnerTest {
     void exceptionsBecomeClientFailures() {
         PhaseResult r = runner.run("x", "test", new LoadModel.Closed(2, 10, Duration.ofMinutes(1)), i -> {
             throw new java.io.IOException("connection refused");
-        }, p -> { });
+        }, p -> {
+        });
         assertThat(r.succeeded()).isZero();
         assertThat(r.failuresByCode()).containsEntry("client:IOException", 10L);
     }
@@ -73,7 +78,8 @@ class LoadRunnerTest {
         PhaseResult r = runner.run("queue", "test", new LoadModel.Open(200, 40, Duration.ofMinutes(1), 1), i -> {
             TimeUnit.MILLISECONDS.sleep(20);
             return Outcome.OK;
-        }, p -> { });
+        }, p -> {
+        });
         assertThat(r.succeeded()).isEqualTo(40);
         assertThat(r.offeredRate()).isEqualTo(200.0);
         // the last request waited for the 39 before it: about 39 * 20 ms - 39 * 5 ms = 585 ms
@@ -87,7 +93,8 @@ class LoadRunnerTest {
         PhaseResult r = runner.run("bounded", "test", new LoadModel.Closed(2, Long.MAX_VALUE, Duration.ofMillis(300)), i -> {
             TimeUnit.MILLISECONDS.sleep(5);
             return Outcome.OK;
-        }, p -> { });
+        }, p -> {
+        });
         assertThat(never.getCount()).isEqualTo(1);
         assertThat(r.attempted()).isPositive().isLessThan(1000);
         assertThat(r.elapsed()).isLessThan(Duration.ofSeconds(10));
@@ -103,7 +110,8 @@ class LoadRunnerTest {
     @Test
     void timeline_accountsForEverySuccessSecondBySecond() {
         // 60 operations offered at 40/s: about a second and a half, so at least two intervals
-        PhaseResult r = runner.run("paced", "test", new LoadModel.Open(40, 60, Duration.ofMinutes(1), 2), i -> Outcome.OK, p -> { });
+        PhaseResult r = runner.run("paced", "test", new LoadModel.Open(40, 60, Duration.ofMinutes(1), 2), i -> Outcome.OK, p -> {
+        });
         assertThat(r.timeline()).hasSizeGreaterThanOrEqualTo(2);
         assertThat(r.timeline().stream().mapToLong(PhaseResult.Interval::succeeded).sum()).isEqualTo(60);
         assertThat(r.latencyMicros().getTotalCount()).isEqualTo(60);

@@ -27,14 +27,18 @@ class ReportWriterTest {
 
     private static RunReport report() {
         LoadRunner runner = new LoadRunner();
-        PhaseResult ok = runner.run("enrolment", PhaseResult.ENROLMENT, new LoadModel.Closed(2, 50, Duration.ofMinutes(1)), i -> Outcome.OK, p -> { });
+        PhaseResult ok = runner.run("enrolment", PhaseResult.ENROLMENT, new LoadModel.Closed(2, 50, Duration.ofMinutes(1)), i -> Outcome.OK,
+                p -> {
+                });
         PhaseResult mixed = runner.run("authorization", PhaseResult.AUTHORIZATION, new LoadModel.Closed(2, 20, Duration.ofMinutes(1)),
-                i -> i < 5 ? Outcome.failure("authorization:its-aa-keysdontmatch") : Outcome.OK, p -> { });
+                i -> i < 5 ? Outcome.failure("authorization:its-aa-keysdontmatch") : Outcome.OK, p -> {
+                });
         return new RunReport("test run", T0, Map.of("curve", "brainpoolP256r1", "precomputed", "yes"), List.of(ok, mixed));
     }
 
     /** A phase of {@code n} successes: latency {@code millis} for all but the slowest, which took {@code slowest}; one interval per second. */
-    private static PhaseResult phase(String name, String operation, double offered, long n, double millis, double slowest, int seconds, int startSecond) {
+    private static PhaseResult phase(String name, String operation, double offered, long n, double millis, double slowest, int seconds,
+                                     int startSecond) {
         Histogram h = new Histogram(60_000_000L, 3);
         h.recordValueWithCount((long) (millis * 1000), n - 1);
         h.recordValue((long) (slowest * 1000));
@@ -75,7 +79,8 @@ class ReportWriterTest {
     @Test
     void textAndCsv_listEveryPhase() {
         RunReport r = report();
-        assertThat(ReportWriter.text(r)).contains("enrolment", "authorization", "failed 5 x authorization:its-aa-keysdontmatch", "SOME OPERATIONS FAILED");
+        assertThat(ReportWriter.text(r)).contains("enrolment", "authorization", "failed 5 x authorization:its-aa-keysdontmatch",
+                "SOME OPERATIONS FAILED");
         List<String> lines = ReportWriter.csv(r).lines().toList();
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).startsWith("phase,model,offered_rate,achieved_rate").endsWith(",operation");
@@ -89,7 +94,8 @@ class ReportWriterTest {
         assertThat(files).allSatisfy(f -> assertThat(f).exists());
         String html = Files.readString(dir.resolve("run.html"));
         assertThat(html.split("<svg", -1)).hasSize(1 + 4);
-        assertThat(html).contains("Throughput over time", "Latency over time", "Latency by percentile", "Latency versus achieved throughput");
+        assertThat(html).contains("Throughput over time", "Latency over time", "Latency by percentile",
+                "Latency versus achieved throughput");
         assertThat(html).contains(">enrolment (EC)<", ">authorization (AT) p99.9<", ">authorization (AT): sweep 112/s<");
         assertThat(html).contains("<h2>Run configuration</h2>", ">load model<", ">open loop, rate x1.5<");
     }

@@ -140,7 +140,7 @@ public final class IngressCheck implements Check {
         if (from.isEmpty() || to.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new int[] {from.get()[0], to.get()[1]});
+        return Optional.of(new int[]{from.get()[0], to.get()[1]});
     }
 
     private static Optional<int[]> bounds(Optional<Expr> e, Resolver.Env env) {
@@ -158,7 +158,7 @@ public final class IngressCheck implements Check {
             min = Math.min(min, n);
             max = Math.max(max, n);
         }
-        return leaves.isEmpty() ? Optional.empty() : Optional.of(new int[] {min, max});
+        return leaves.isEmpty() ? Optional.empty() : Optional.of(new int[]{min, max});
     }
 
     /** A resolved constant as a port number, if it is one. */

@@ -40,8 +40,8 @@ public final class ManagementPortCheck implements Check {
                             .ifPresent(p -> violations.add(new Violation(id(), b.pos(), r.describe() + " forwards to "
                                     + (p instanceof Integer ? "management port " + p : "a port that is not a constant (" + p + ")"))));
                 });
-                case "aws_lb_listener" -> b.body().expr("port").ifPresent(port ->
-                        ports(port, r).stream().filter(p -> !(p instanceof Integer n) || !LISTENER.contains(n)).findFirst()
+                case "aws_lb_listener" -> b.body().expr("port").ifPresent(
+                        port -> ports(port, r).stream().filter(p -> !(p instanceof Integer n) || !LISTENER.contains(n)).findFirst()
                                 .ifPresent(p -> violations.add(new Violation(id(), b.pos(), r.describe() + " listens on " + p
                                         + ", not 80 or 443"))));
                 default -> {
@@ -61,7 +61,8 @@ public final class ManagementPortCheck implements Check {
                 // an operand of an expression (e.g. port + 1000): the port is computed, not this constant
                 out.add("a value computed from " + c.value());
             } else {
-                out.add(l instanceof Constant c ? IngressCheck.asNumber(c.value()).<Object>map(n -> n).orElse(String.valueOf(c.value()))
+                out.add(l instanceof Constant c
+                        ? IngressCheck.asNumber(c.value()).<Object>map(n -> n).orElse(String.valueOf(c.value()))
                         : l.toString());
             }
         }

@@ -71,8 +71,8 @@ public final class ModuleInstance {
     public Map<String, ModuleInstance> children() {
         if (children == null) {
             children = new LinkedHashMap<>();
-            module.moduleCalls().forEach((name, block) -> sourceDir(block).ifPresent(dir ->
-                    children.put(name, new ModuleInstance(cache.computeIfAbsent(dir, TfModule::load), this, block, cache))));
+            module.moduleCalls().forEach((name, block) -> sourceDir(block).ifPresent(
+                    dir -> children.put(name, new ModuleInstance(cache.computeIfAbsent(dir, TfModule::load), this, block, cache))));
         }
         return children;
     }

@@ -82,7 +82,8 @@ public final class RegionsCheck implements Check {
                     && v.name().equals("regions") && v.steps().isEmpty() && v.plain();
             return overAllRegions && Checks.isReference(regionArg.get(), "each", "key");
         }
-        Optional<String> constant = regionArg.get() instanceof Template t ? t.constant()
+        Optional<String> constant = regionArg.get() instanceof Template t
+                ? t.constant()
                 : regionArg.get() instanceof Literal l && l.value() instanceof String s ? Optional.of(s) : Optional.empty();
         return call.body().attribute("count").isEmpty() && constant.equals(Optional.of(region));
     }

@@ -200,8 +200,8 @@ public final class SecretsCheck implements Check {
      */
     private void fetchesSecretFiles(UserData u, List<Violation> violations) {
         ModuleInstance host = u.call().env().module();
-        boolean given = host.call().flatMap(call -> call.body().expr("secret_files")).map(files ->
-                !Resolver.leaves(files, Env.of(host.parent().orElseThrow(), host.call().get()), Resolver.ANY).isEmpty())
+        boolean given = host.call().flatMap(call -> call.body().expr("secret_files"))
+                .map(files -> !Resolver.leaves(files, Env.of(host.parent().orElseThrow(), host.call().get()), Resolver.ANY).isEmpty())
                 .orElse(false);
         if (!given) {
             return;

@@ -126,7 +126,9 @@ public final class Ast {
 
     /** {@code [for k, v in c : v if cond]} (keyExpr null) or {@code {for k, v in c : k => v...}}. */
     public record ForExpr(String keyVar, String valueVar, Expr collection, Expr keyExpr, Expr valueExpr,
-                          boolean grouping, Expr condition, Pos pos) implements Expr {
+                          boolean grouping, Expr condition, Pos pos)
+            implements
+                Expr {
     }
 
     public record Conditional(Expr condition, Expr then, Expr otherwise, Pos pos) implements Expr {

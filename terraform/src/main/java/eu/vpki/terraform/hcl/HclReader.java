@@ -184,11 +184,12 @@ public final class HclReader {
      */
     private static int strayText(Space space, Space.Location loc) {
         String gap = space.getWhitespace();
-        Matcher kept = (loc == Space.Location.TUPLE_VALUE_SUFFIX ? TRAILING_COMMA
+        Matcher kept = (loc == Space.Location.TUPLE_VALUE_SUFFIX
+                ? TRAILING_COMMA
                 : loc == Space.Location.FUNCTION_CALL_ARGUMENT_SUFFIX ? EXPANSION_AND_TRAILING_COMMA : NOTHING).matcher(gap);
         int from = kept.lookingAt() ? kept.end() : 0;
         int newlines = (int) gap.substring(0, from).chars().filter(ch -> ch == '\n').count();
-        for (int c = 0; ; c++, from = 0) {
+        for (int c = 0;; c++, from = 0) {
             for (int i = from; i < gap.length(); i++) {
                 if (!Character.isWhitespace(gap.charAt(i))) {
                     return newlines;
@@ -400,7 +401,7 @@ public final class HclReader {
                 opener = false;
             }
             // one literal per line, as HCL's lexer makes them
-            for (int from = 0; from < text.length(); ) {
+            for (int from = 0; from < text.length();) {
                 int to = text.indexOf('\n', from);
                 to = to < 0 ? text.length() : to + 1;
                 lines.add(new LiteralText(text.substring(from, to)));

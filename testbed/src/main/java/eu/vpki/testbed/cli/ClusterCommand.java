@@ -14,15 +14,13 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /** Starts (until Ctrl-C) or stops a local cluster. */
-@Command(name = "cluster", mixinStandardHelpOptions = true, description = "Start or stop a local PKI cluster.",
-        subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class, ClusterCommand.Prepare.class})
+@Command(name = "cluster", mixinStandardHelpOptions = true, description = "Start or stop a local PKI cluster.", subcommands = {
+        ClusterCommand.Start.class, ClusterCommand.Stop.class, ClusterCommand.Prepare.class})
 public final class ClusterCommand implements Runnable {
     @Override
     public void run() {
         picocli.CommandLine.usage(this, System.out);
     }
-
-
 
     @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a local cluster and keep it running until Ctrl-C.")
     static final class Start implements Callable<Integer> {
@@ -58,7 +56,8 @@ public final class ClusterCommand implements Runnable {
             System.out.println("TLS CA    " + e.tlsCa() + "  (RCA admin API and Operators" + (spec.etsiTls() ? ", DC, EA and AA" : "")
                     + " speak https only: trust this CA, e.g.\n"
                     + "          curl --cacert " + e.tlsCa() + " -H \"Authorization: Bearer $(cat "
-                    + options.placement.workDir.resolve("secrets/operator-token") + ")\" " + e.operators().get(0) + "/operator/v1/stations)");
+                    + options.placement.workDir.resolve("secrets/operator-token") + ")\" " + e.operators().get(0)
+                    + "/operator/v1/stations)");
             System.out.println("EA        " + e.eaReplicas());
             System.out.println("AA        " + e.aas());
             System.out.println("logs      " + e.logDir());

@@ -31,8 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 /** The main job: a local cluster, a fleet registered, enrolled and fetching pseudonyms, a report, then everything stopped. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Start a local PKI, register a fleet, enrol it, fetch pseudonyms, print the report, stop.")
+@Command(name = "demo", mixinStandardHelpOptions = true, description = "Start a local PKI, register a fleet, enrol it, fetch pseudonyms, print the report, stop.")
 public final class DemoCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
@@ -40,8 +39,7 @@ public final class DemoCommand implements Callable<Integer> {
     int stations;
     @Option(names = "--per-station", defaultValue = "10", description = "pseudonyms (ATs) per station (default ${DEFAULT-VALUE})")
     int perStation;
-    @Option(names = "--curve", defaultValue = "nistP256",
-            description = "station key curve: nistP256, brainpoolP256r1, brainpoolP384r1 (default ${DEFAULT-VALUE})")
+    @Option(names = "--curve", defaultValue = "nistP256", description = "station key curve: nistP256, brainpoolP256r1, brainpoolP384r1 (default ${DEFAULT-VALUE})")
     String curve;
     @Option(names = "--report-dir", defaultValue = "run/reports", description = "where reports go (default ${DEFAULT-VALUE})")
     Path reportDir;
@@ -86,13 +84,15 @@ public final class DemoCommand implements Callable<Integer> {
             ReplicaConvergence.await(pki.replicas(), Duration.ofSeconds(30), System.err::println);
             long ats = (long) enrolled.size() * perStation;
             System.err.println("fetching " + ats + " pseudonyms (" + perStation + " per enrolled station)");
-            PhaseResult fetch = enrolled.isEmpty() ? null
+            PhaseResult fetch = enrolled.isEmpty()
+                    ? null
                     : CommandSupport.withProgress(progress, () -> w.fetch("authorization", enrolled, ats, load.model(ats)));
             Map<String, String> settings = new LinkedHashMap<>(CommandSupport.settings(load, curve, "local cluster: " + spec.describe()));
             settings.put("stations", Integer.toString(stations));
             settings.put("logs", e.logDir().toString());
             List<PhaseResult> phases = fetch == null ? List.of(enrol) : List.of(enrol, fetch);
-            RunReport report = new RunReport("vpki demo: " + stations + " stations, " + perStation + " pseudonyms each", started, settings, phases);
+            RunReport report = new RunReport("vpki demo: " + stations + " stations, " + perStation + " pseudonyms each", started, settings,
+                    phases);
             return CommandSupport.report(report, reportDir, "demo");
         }
     }

@@ -5,15 +5,13 @@ import eu.vpki.testbed.LoopbackNetwork;
 import eu.vpki.testbed.NamespaceNetwork;
 import picocli.CommandLine.Option;
 
-
 /** Picocli mixin: where the services run, all on loopback or each in its own network namespace. */
 public final class NetworkOptions {
     @Option(names = "--network", description = {
             "loopback: every service on 127.0.0.1; namespaces: every service in its own network namespace on a",
             "bridge (needs root and 'ip netns'); auto: namespaces when possible (default ${DEFAULT-VALUE})"})
     public String network;
-    @Option(names = "--net-prefix",
-            description = "prefix of the namespaces, bridge and veths made (and of leftovers removed) (default ${DEFAULT-VALUE})")
+    @Option(names = "--net-prefix", description = "prefix of the namespaces, bridge and veths made (and of leftovers removed) (default ${DEFAULT-VALUE})")
     public String prefix;
     @Option(names = "--subnet", description = "IPv4 subnet of the bridge (default ${DEFAULT-VALUE})")
     public String subnet;

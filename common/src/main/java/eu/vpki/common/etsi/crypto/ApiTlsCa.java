@@ -42,7 +42,8 @@ import java.util.regex.Pattern;
  */
 public final class ApiTlsCa {
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-    private static final Pattern DNS_NAME = Pattern.compile("(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*");
+    private static final Pattern DNS_NAME = Pattern
+            .compile("(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*");
 
     private final X509Ca ca;
 

@@ -45,13 +45,15 @@ final class BrainpoolCurve {
     /** A peer point gets its own comb table on this use (the first ones use the ladder). */
     private static final int COMB_AFTER_USES = 2;
 
-    static final BrainpoolCurve P256R1 = new BrainpoolCurve(EtsiCurve.BRAINPOOL_P256R1, new BrainpoolP256r1Field(), new BrainpoolP256r1Order(),
+    static final BrainpoolCurve P256R1 = new BrainpoolCurve(EtsiCurve.BRAINPOOL_P256R1, new BrainpoolP256r1Field(),
+            new BrainpoolP256r1Order(),
             "7D5A0975FC2C3057EEF67530417AFFE7FB8055C126DC5C6CE94A4B44F330B5D9",
             "26DC5C6CE94A4B44F330B5D9BBD77CBF958416295CF7E1CE6BCCDC18FF8C07B6",
             "8BD2AEB9CB7E57CB2C4B482FFC81B7AFB9DE27E1E3BD23C23A4453BD9ACE3262",
             "547EF835C3DAC4FD97F8461A14611DC9C27745132DED8E545C1D54C72F046997",
             "3E2D4BD9597B58639AE7AA669CAB9837CF5CF20A2C852D10F655668DFC150EF0");
-    static final BrainpoolCurve P384R1 = new BrainpoolCurve(EtsiCurve.BRAINPOOL_P384R1, new BrainpoolP384r1Field(), new BrainpoolP384r1Order(),
+    static final BrainpoolCurve P384R1 = new BrainpoolCurve(EtsiCurve.BRAINPOOL_P384R1, new BrainpoolP384r1Field(),
+            new BrainpoolP384r1Order(),
             "7BC382C63D8C150C3C72080ACE05AFA0C2BEA28E4FB22787139165EFBA91F90F8AA5814A503AD4EB04A8C7DD22CE2826",
             "04A8C7DD22CE28268B39B55416F0447C2FB77DE107DCD2A62E880EA53EEB62D57CB4390295DBC9943AB78696FA504C11",
             "1D1C64F068CF45FFA2A63A81B7C13F6B8847A3E77EF14FE3DB7FCAFE0CBD10E8E826E03436D646AAEF87B2E247D4AF1E",
@@ -76,7 +78,8 @@ final class BrainpoolCurve {
     private volatile long[][] generatorComb;
     private volatile long[] generatorNaf;
 
-    private BrainpoolCurve(EtsiCurve curve, MontgomeryField field, MontgomeryField order, String a, String b, String gx, String gy, String z) {
+    private BrainpoolCurve(EtsiCurve curve, MontgomeryField field, MontgomeryField order, String a, String b, String gx, String gy,
+                           String z) {
         this.curve = curve;
         this.field = field;
         this.order = order;
@@ -93,7 +96,8 @@ final class BrainpoolCurve {
         this.z2Inverse = field.element(zz.modPow(BigInteger.TWO, p).modInverse(p));
         this.z3Inverse = field.element(zz.modPow(BigInteger.valueOf(3), p).modInverse(p));
         this.one = field.one();
-        if (field.equal(field.element(new BigInteger(a, 16).multiply(zz.modPow(BigInteger.valueOf(4), p))), field.element(BigInteger.valueOf(3).negate())) == 0) {
+        if (field.equal(field.element(new BigInteger(a, 16).multiply(zz.modPow(BigInteger.valueOf(4), p))),
+                field.element(BigInteger.valueOf(3).negate())) == 0) {
             throw new IllegalStateException("Z does not map " + curve + " onto its a = -3 twin");
         }
         this.generator = fromAffine(new BigInteger(gx, 16), new BigInteger(gy, 16));

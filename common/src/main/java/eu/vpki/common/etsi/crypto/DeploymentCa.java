@@ -114,7 +114,8 @@ public final class DeploymentCa {
             throw new IllegalArgumentException("not a replica id: " + replicaId);
         }
         X509Ca.Issued issued = new X509Ca(key, certificate).issue(replicaId, List.of(X509Ca.extension(Extension.extendedKeyUsage,
-                new ExtendedKeyUsage(new KeyPurposeId[]{KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))), now, validity, random);
+                new ExtendedKeyUsage(new KeyPurposeId[]{KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))), now, validity,
+                random);
         KeyStore store = emptyStore();
         try {
             store.setKeyEntry(REPLICA_ALIAS, issued.keyPair().getPrivate(), password, new Certificate[]{issued.certificate(), certificate});

@@ -12,9 +12,8 @@ import java.security.SecureRandom;
 
 /** The elliptic curves of IEEE 1609.2 / TS 103 097 that this PKI signs and encrypts with. */
 public enum EtsiCurve {
-    NIST_P256("secp256r1", 32, HashAlgorithm.SHA256, true),
-    BRAINPOOL_P256R1("brainpoolP256r1", 32, HashAlgorithm.SHA256, true),
-    BRAINPOOL_P384R1("brainpoolP384r1", 48, HashAlgorithm.SHA384, false);
+    NIST_P256("secp256r1", 32, HashAlgorithm.SHA256, true), BRAINPOOL_P256R1("brainpoolP256r1", 32, HashAlgorithm.SHA256,
+            true), BRAINPOOL_P384R1("brainpoolP384r1", 48, HashAlgorithm.SHA384, false);
 
     private final String curveName;
     private final int fieldBytes;

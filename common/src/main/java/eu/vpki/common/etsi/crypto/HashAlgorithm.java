@@ -5,8 +5,7 @@ import java.security.NoSuchAlgorithmException;
 
 /** The two hash functions of IEEE 1609.2. The JDK's implementations use CPU intrinsics. */
 public enum HashAlgorithm {
-    SHA256("SHA-256", 32),
-    SHA384("SHA-384", 48);
+    SHA256("SHA-256", 32), SHA384("SHA-384", 48);
 
     private final String jcaName;
     private final int length;

@@ -135,7 +135,8 @@ final class MontgomeryBrainpool {
             }
             ECPoint bcQ2 = domain.getG().multiply(new BigInteger(1, d2)).normalize();
             byte[] z = ours.sharedX(d1, ours.decode(bcQ2.getEncoded(false)));
-            byte[] bcZ = BigIntegers.asUnsignedByteArray(n, bcQ2.multiply(new BigInteger(1, d1)).normalize().getAffineXCoord().toBigInteger());
+            byte[] bcZ = BigIntegers.asUnsignedByteArray(n,
+                    bcQ2.multiply(new BigInteger(1, d1)).normalize().getAffineXCoord().toBigInteger());
             if (!Arrays.equals(z, bcZ)) {
                 return Optional.of("ECDH values differ");
             }

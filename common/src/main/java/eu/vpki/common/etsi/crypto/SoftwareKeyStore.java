@@ -108,7 +108,8 @@ public final class SoftwareKeyStore {
             X509Certificate holder = (X509Certificate) store.getCertificate(alias);
             X500Name subject = X500Name.getInstance(holder.getSubjectX500Principal().getEncoded());
             EtsiCurve curve = EtsiCurve.parse(IETFUtils.valueToString(subject.getRDNs(BCStyle.OU)[0].getFirst().getValue()));
-            return Optional.of(EtsiKeyPair.fromPrivateScalar(curve, org.bouncycastle.util.BigIntegers.asUnsignedByteArray(curve.fieldBytes(), key.getD())));
+            return Optional.of(EtsiKeyPair.fromPrivateScalar(curve,
+                    org.bouncycastle.util.BigIntegers.asUnsignedByteArray(curve.fieldBytes(), key.getD())));
         } catch (GeneralSecurityException | RuntimeException e) {
             if (e instanceof PkiException p) {
                 throw p;
@@ -134,7 +135,8 @@ public final class SoftwareKeyStore {
             KeyFactory kf = KeyFactory.getInstance("EC", BC);
             PrivateKey priv = kf.generatePrivate(new ECPrivateKeySpec(new BigInteger(1, keyPair.privateScalar()), spec));
             PublicKey pub = kf.generatePublic(new ECPublicKeySpec(spec.getCurve().decodePoint(keyPair.publicKey().uncompressed()), spec));
-            X500Name name = new X500Name("CN=" + alias.replaceAll("[,+=\"\\\\<>;]", "_") + ",OU=" + curve.curveName() + ",O=vpki key holder");
+            X500Name name = new X500Name(
+                    "CN=" + alias.replaceAll("[,+=\"\\\\<>;]", "_") + ",OU=" + curve.curveName() + ",O=vpki key holder");
             Instant now = Instant.now();
             X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(random.nextLong() & Long.MAX_VALUE),
                     Date.from(now), Date.from(now.plusSeconds(100L * 365 * 24 * 3600)), name, pub);

@@ -109,6 +109,7 @@ final class X509Ca {
 
     private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey signer)
             throws OperatorCreationException, GeneralSecurityException {
-        return new JcaX509CertificateConverter().getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer)));
+        return new JcaX509CertificateConverter()
+                .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signer)));
     }
 }

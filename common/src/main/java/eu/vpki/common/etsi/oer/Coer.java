@@ -55,29 +55,36 @@ public final class Coer {
 
     /** The top-level types this PKI encodes and decodes. */
     public enum Type {
-        CERTIFICATE(EtsiTs103097Module.EtsiTs103097Certificate, EtsiTs103097Certificate::getInstance),
-        TO_BE_SIGNED_CERTIFICATE(IEEE1609dot2.ToBeSignedCertificate, ToBeSignedCertificate::getInstance),
-        DATA(EtsiTs103097Module.EtsiTs103097Data, Ieee1609Dot2Data::getInstance),
-        TO_BE_SIGNED_DATA(IEEE1609dot2.ToBeSignedData, ToBeSignedData::getInstance),
-        PUBLIC_VERIFICATION_KEY(Ieee1609Dot2BaseTypes.PublicVerificationKey, PublicVerificationKey::getInstance),
-        SIGNATURE(Ieee1609Dot2BaseTypes.Signature, Signature::getInstance),
-        PUBLIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.PublicEncryptionKey, PublicEncryptionKey::getInstance),
-        SYMMETRIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.SymmetricEncryptionKey, SymmetricEncryptionKey::getInstance),
-        ETSI_TS102941_DATA(EtsiTs102941MessagesCa.EtsiTs102941Data, EtsiTs102941Data::getInstance),
-        INNER_EC_REQUEST(EtsiTs102941TypesEnrolment.InnerEcRequest, InnerEcRequest::getInstance),
-        INNER_EC_RESPONSE(EtsiTs102941TypesEnrolment.InnerEcResponse, InnerEcResponse::getInstance),
-        INNER_AT_REQUEST(EtsiTs102941TypesAuthorization.InnerAtRequest, InnerAtRequest::getInstance),
-        INNER_AT_RESPONSE(EtsiTs102941TypesAuthorization.InnerAtResponse, InnerAtResponse::getInstance),
-        SHARED_AT_REQUEST(EtsiTs102941TypesAuthorization.SharedAtRequest, SharedAtRequest::getInstance),
-        AUTHORIZATION_VALIDATION_REQUEST(EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationRequest,
-                AuthorizationValidationRequest::getInstance),
-        AUTHORIZATION_VALIDATION_RESPONSE(EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationResponse,
-                AuthorizationValidationResponse::getInstance),
+        CERTIFICATE(EtsiTs103097Module.EtsiTs103097Certificate, EtsiTs103097Certificate::getInstance), TO_BE_SIGNED_CERTIFICATE(
+                IEEE1609dot2.ToBeSignedCertificate, ToBeSignedCertificate::getInstance), DATA(EtsiTs103097Module.EtsiTs103097Data,
+                        Ieee1609Dot2Data::getInstance), TO_BE_SIGNED_DATA(IEEE1609dot2.ToBeSignedData,
+                                ToBeSignedData::getInstance), PUBLIC_VERIFICATION_KEY(Ieee1609Dot2BaseTypes.PublicVerificationKey,
+                                        PublicVerificationKey::getInstance), SIGNATURE(Ieee1609Dot2BaseTypes.Signature,
+                                                Signature::getInstance), PUBLIC_ENCRYPTION_KEY(Ieee1609Dot2BaseTypes.PublicEncryptionKey,
+                                                        PublicEncryptionKey::getInstance), SYMMETRIC_ENCRYPTION_KEY(
+                                                                Ieee1609Dot2BaseTypes.SymmetricEncryptionKey,
+                                                                SymmetricEncryptionKey::getInstance), ETSI_TS102941_DATA(
+                                                                        EtsiTs102941MessagesCa.EtsiTs102941Data,
+                                                                        EtsiTs102941Data::getInstance), INNER_EC_REQUEST(
+                                                                                EtsiTs102941TypesEnrolment.InnerEcRequest,
+                                                                                InnerEcRequest::getInstance), INNER_EC_RESPONSE(
+                                                                                        EtsiTs102941TypesEnrolment.InnerEcResponse,
+                                                                                        InnerEcResponse::getInstance), INNER_AT_REQUEST(
+                                                                                                EtsiTs102941TypesAuthorization.InnerAtRequest,
+                                                                                                InnerAtRequest::getInstance), INNER_AT_RESPONSE(
+                                                                                                        EtsiTs102941TypesAuthorization.InnerAtResponse,
+                                                                                                        InnerAtResponse::getInstance), SHARED_AT_REQUEST(
+                                                                                                                EtsiTs102941TypesAuthorization.SharedAtRequest,
+                                                                                                                SharedAtRequest::getInstance), AUTHORIZATION_VALIDATION_REQUEST(
+                                                                                                                        EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationRequest,
+                                                                                                                        AuthorizationValidationRequest::getInstance), AUTHORIZATION_VALIDATION_RESPONSE(
+                                                                                                                                EtsiTs102941TypesAuthorizationValidation.AuthorizationValidationResponse,
+                                                                                                                                AuthorizationValidationResponse::getInstance),
         /** Our definition: BC 1.86 writes {@code version} as one byte (bug 7), the ASN.1 wants {@code 01 01}. */
         TO_BE_SIGNED_CRL(TrustListDefinitions.TO_BE_SIGNED_CRL, ASN1Sequence::getInstance),
         /** Our definition, for the same reason as {@link #TO_BE_SIGNED_CRL}. */
-        TO_BE_SIGNED_RCA_CTL(TrustListDefinitions.TO_BE_SIGNED_RCA_CTL, ASN1Sequence::getInstance),
-        CA_CERTIFICATE_REQUEST(EtsiTs102941TypesCaManagement.CaCertificateRequest, CaCertificateRequest::getInstance);
+        TO_BE_SIGNED_RCA_CTL(TrustListDefinitions.TO_BE_SIGNED_RCA_CTL, ASN1Sequence::getInstance), CA_CERTIFICATE_REQUEST(
+                EtsiTs102941TypesCaManagement.CaCertificateRequest, CaCertificateRequest::getInstance);
 
         /** BouncyCastle's definition, as its templates (or {@link TrustListDefinitions}) declare it. */
         final OERDefinition.Builder builder;

@@ -194,7 +194,8 @@ public final class OerKeys {
         // choices 0 x-only, 1 fill, 2/3 compressed, 4 uncompressed: same numbering on both point types
         return switch (choice) {
             case EccP256CurvePoint.xonly, EccP256CurvePoint.compressedY0, EccP256CurvePoint.compressedY1 -> octets(value);
-            case EccP256CurvePoint.uncompressedP256 -> value instanceof Point256 p ? p.getX().getOctets()
+            case EccP256CurvePoint.uncompressedP256 -> value instanceof Point256 p
+                    ? p.getX().getOctets()
                     : Point384.getInstance(value).getX().getOctets();
             default -> throw new PkiException(ErrorCode.INVALID_SIGNATURE, "signature r cannot be 'fill'");
         };

@@ -132,15 +132,17 @@ public final class AuthorizationMessages {
                 now, SignerKind.DIGEST, ecKey, ec);
         EcSignature ecSignature = protection.encryptEcSignature()
                 ? new EcSignature(EcSignature.encryptedEcSignature, EtsiTs103097DataEncrypted.getInstance(Coer.decode(
-                encryption.encryptFor(ea.asEncryptionRecipient(), signature).encoded(), Coer.Type.DATA)))
-                : new EcSignature(EcSignature.ecSignature, EtsiTs103097DataSignedExternalPayload.getInstance(Coer.decode(signature, Coer.Type.DATA)));
+                        encryption.encryptFor(ea.asEncryptionRecipient(), signature).encoded(), Coer.Type.DATA)))
+                : new EcSignature(EcSignature.ecSignature,
+                        EtsiTs103097DataSignedExternalPayload.getInstance(Coer.decode(signature, Coer.Type.DATA)));
         InnerAtRequest inner = new InnerAtRequest(Ts102941Fields.publicKeys(r.verificationKey(), r.encryptionKey()),
                 new DEROctetString(hmacKey), shared, ecSignature);
         byte[] data = Ts102941Data.wrap(EtsiTs102941DataContent.authorizationRequest, inner);
         if (protection.proofOfPossession()) {
             return Envelopes.signAndEncrypt(data, now, SignerKind.SELF, atKey, null, aa, encryption);
         }
-        byte[] unsecured = Coer.encode(new Ieee1609Dot2Data(DataSigning.PROTOCOL_VERSION, Ieee1609Dot2Content.unsecuredData(data)), Coer.Type.DATA);
+        byte[] unsecured = Coer.encode(new Ieee1609Dot2Data(DataSigning.PROTOCOL_VERSION, Ieee1609Dot2Content.unsecuredData(data)),
+                Coer.Type.DATA);
         return Envelopes.encrypt(unsecured, aa, encryption);
     }
 

@@ -83,12 +83,14 @@ public final class AuthorizationValidationMessages {
      * (the current CTL) and its signature must verify; an encrypted EC signature is decrypted with
      * {@code ea}; the EC signature must cover exactly this SharedAtRequest.
      */
-    public static ReceivedValidationRequest parseRequest(DecryptedRequest decrypted, Function<HashedId8, Optional<EtsiCertificate>> aaDirectory,
+    public static ReceivedValidationRequest parseRequest(DecryptedRequest decrypted,
+                                                         Function<HashedId8, Optional<EtsiCertificate>> aaDirectory,
                                                          DecryptionIdentity ea, DataEncryption encryption) {
         SignedMessage outer = SignedMessage.parse(decrypted.plaintext()).requirePsid(Psids.SECURED_CERTIFICATE_REQUEST);
         EtsiCertificate aa = switch (outer.signerKind()) {
             case DIGEST -> aaDirectory.apply(outer.signerDigest().orElseThrow())
-                    .orElseThrow(() -> new PkiException(ErrorCode.NOT_TRUSTED, "AA " + outer.signerDigest().orElseThrow() + " is not in the CTL"));
+                    .orElseThrow(() -> new PkiException(ErrorCode.NOT_TRUSTED,
+                            "AA " + outer.signerDigest().orElseThrow() + " is not in the CTL"));
             case CERTIFICATE -> {
                 EtsiCertificate c = outer.signerCertificate().orElseThrow();
                 yield aaDirectory.apply(c.hashedId8()).filter(c::equals)

@@ -117,8 +117,10 @@ public final class CaCertificateRequestMessages {
                     Ts102941Data.unwrap(signed.requirePayload(), EtsiTs102941DataContent.caCertificateRequest));
             CertificateSubjectAttributes a = r.getRequestedSubjectAttributes();
             String name = a.getId() != null && a.getId().getChoice() == CertificateId.name
-                    ? Hostname.getInstance(a.getId().getCertificateId()).getHostName() : null;
-            request = new CaRequest(name, Ts102941Fields.verificationKey(r.getPublicKeys()), Ts102941Fields.encryptionKey(r.getPublicKeys()),
+                    ? Hostname.getInstance(a.getId().getCertificateId()).getHostName()
+                    : null;
+            request = new CaRequest(name, Ts102941Fields.verificationKey(r.getPublicKeys()),
+                    Ts102941Fields.encryptionKey(r.getPublicKeys()),
                     a.getValidityPeriod() == null ? null : CertificateFields.fromOer(a.getValidityPeriod()),
                     CertificateFields.fromOer(a.getRegion()),
                     a.getAssuranceLevel() == null ? null : a.getAssuranceLevel().getOctets()[0] & 0xFF,

@@ -52,7 +52,8 @@ public final class TrustLists {
         }
         for (CtlDelete d : ctl.deletions()) {
             commands.add(CtlCommand.delete(d instanceof CtlDelete.Certificate c
-                    ? org.bouncycastle.oer.its.etsi102941.CtlDelete.cert(new org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId8(c.id().bytes()))
+                    ? org.bouncycastle.oer.its.etsi102941.CtlDelete
+                            .cert(new org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId8(c.id().bytes()))
                     : org.bouncycastle.oer.its.etsi102941.CtlDelete.dc(new DcDelete(((CtlDelete.Dc) d).url()))));
         }
         // as a plain SEQUENCE matching our corrected definition (unconstrained INTEGER version)
@@ -109,7 +110,7 @@ public final class TrustLists {
                     var d = org.bouncycastle.oer.its.etsi102941.CtlDelete.getInstance(c.getCtlCommand());
                     deletes.add(d.getChoice() == org.bouncycastle.oer.its.etsi102941.CtlDelete.cert
                             ? new CtlDelete.Certificate(HashedId8.of(org.bouncycastle.oer.its.ieee1609dot2.basetypes.HashedId8
-                            .getInstance(d.getCtlDelete()).getHashBytes()))
+                                    .getInstance(d.getCtlDelete()).getHashBytes()))
                             : new CtlDelete.Dc(DcDelete.getInstance(d.getCtlDelete()).getUrl()));
                 }
             }

@@ -90,7 +90,8 @@ public final class CertificateChecks {
         for (PsidSsp p : subject.appPermissions()) {
             boolean covered = issuer.certIssuePermissions().stream().anyMatch(g -> g.eeApp() && g.covers(p));
             if (!covered) {
-                throw new PkiException(ErrorCode.PERMISSIONS_EXCEED_ISSUER, p + " of " + subject + " is not in the certIssuePermissions of " + issuer);
+                throw new PkiException(ErrorCode.PERMISSIONS_EXCEED_ISSUER,
+                        p + " of " + subject + " is not in the certIssuePermissions of " + issuer);
             }
         }
         if (subject.isCa()) {
@@ -105,7 +106,7 @@ public final class CertificateChecks {
                 boolean rangesOk = inner.all()
                         ? issuer.certIssuePermissions().stream().anyMatch(PsidGroupPermissions::all)
                         : inner.ranges().stream().allMatch(r -> issuer.certIssuePermissions().stream()
-                        .anyMatch(g -> g.all() || g.ranges().stream().anyMatch(r::within)));
+                                .anyMatch(g -> g.all() || g.ranges().stream().anyMatch(r::within)));
                 if (!eeOk || !rangesOk) {
                     throw new PkiException(ErrorCode.PERMISSIONS_EXCEED_ISSUER,
                             "certIssuePermissions of " + subject + " exceed those of " + issuer);

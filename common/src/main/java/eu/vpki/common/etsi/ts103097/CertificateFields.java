@@ -126,7 +126,8 @@ public final class CertificateFields {
                         case ALL -> null;
                         case OPAQUE -> SspRange.opaque(new SequenceOfOctetString(
                                 r.opaque().stream().map(b -> (ASN1OctetString) new DEROctetString(b)).toList()));
-                        case BITMAP -> SspRange.bitmapSspRange(new BitmapSspRange(new DEROctetString(r.value()), new DEROctetString(r.bitmask())));
+                        case BITMAP ->
+                            SspRange.bitmapSspRange(new BitmapSspRange(new DEROctetString(r.value()), new DEROctetString(r.bitmask())));
                     };
                     ranges.add(new org.bouncycastle.oer.its.ieee1609dot2.basetypes.PsidSspRange(new Psid(r.psid()), range));
                 }
@@ -213,12 +214,13 @@ public final class CertificateFields {
                         c.getCenter().getLongitude().getValue().longValueExact(), c.getRadius().getValue().intValueExact());
             }
             case org.bouncycastle.oer.its.ieee1609dot2.basetypes.GeographicRegion.rectangularRegion ->
-                    new GeographicRegion.Rectangular(SequenceOfRectangularRegion.getInstance(v).getRectangularRegions().stream()
-                            .map(x -> new GeographicRegion.Rectangle(
-                                    x.getNorthWest().getLatitude().getValue().longValueExact(),
-                                    x.getNorthWest().getLongitude().getValue().longValueExact(),
-                                    x.getSouthEast().getLatitude().getValue().longValueExact(),
-                                    x.getSouthEast().getLongitude().getValue().longValueExact())).toList());
+                new GeographicRegion.Rectangular(SequenceOfRectangularRegion.getInstance(v).getRectangularRegions().stream()
+                        .map(x -> new GeographicRegion.Rectangle(
+                                x.getNorthWest().getLatitude().getValue().longValueExact(),
+                                x.getNorthWest().getLongitude().getValue().longValueExact(),
+                                x.getSouthEast().getLatitude().getValue().longValueExact(),
+                                x.getSouthEast().getLongitude().getValue().longValueExact()))
+                        .toList());
             case org.bouncycastle.oer.its.ieee1609dot2.basetypes.GeographicRegion.identifiedRegion -> {
                 List<Integer> codes = new ArrayList<>();
                 for (IdentifiedRegion ir : SequenceOfIdentifiedRegion.getInstance(v).getIdentifiedRegions()) {
@@ -231,7 +233,7 @@ public final class CertificateFields {
                 yield new GeographicRegion.Countries(codes);
             }
             case org.bouncycastle.oer.its.ieee1609dot2.basetypes.GeographicRegion.polygonalRegion ->
-                    new GeographicRegion.Polygonal(PolygonalRegion.getInstance(v).getTwoDLocations().size());
+                new GeographicRegion.Polygonal(PolygonalRegion.getInstance(v).getTwoDLocations().size());
             default -> throw new PkiException(ErrorCode.MALFORMED_ENCODING, "unknown region choice " + r.getChoice());
         };
     }

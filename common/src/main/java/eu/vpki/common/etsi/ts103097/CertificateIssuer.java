@@ -53,7 +53,8 @@ public final class CertificateIssuer {
             throw new PkiException(ErrorCode.INVALID_ARGUMENT, "a self-signed certificate must carry the signer's key");
         }
         IssuerIdentifier issuerId = IssuerIdentifier.self(signer.curve().hash() == eu.vpki.common.etsi.crypto.HashAlgorithm.SHA256
-                ? HashAlgorithm.sha256 : HashAlgorithm.sha384);
+                ? HashAlgorithm.sha256
+                : HashAlgorithm.sha384);
         return sign(template, issuerId, null, signer);
     }
 

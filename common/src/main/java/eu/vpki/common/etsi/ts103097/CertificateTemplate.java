@@ -24,10 +24,12 @@ public record CertificateTemplate(String name, Validity validity, GeographicRegi
     }
 
     public CertificateTemplate withValidity(Validity v) {
-        return new CertificateTemplate(name, v, region, assuranceLevel, appPermissions, certIssuePermissions, verificationKey, encryptionKey);
+        return new CertificateTemplate(name, v, region, assuranceLevel, appPermissions, certIssuePermissions, verificationKey,
+                encryptionKey);
     }
 
     public CertificateTemplate withRegion(GeographicRegion r) {
-        return new CertificateTemplate(name, validity, r, assuranceLevel, appPermissions, certIssuePermissions, verificationKey, encryptionKey);
+        return new CertificateTemplate(name, validity, r, assuranceLevel, appPermissions, certIssuePermissions, verificationKey,
+                encryptionKey);
     }
 }

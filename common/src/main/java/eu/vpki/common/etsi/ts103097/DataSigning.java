@@ -78,7 +78,8 @@ public final class DataSigning {
             case SELF -> SignerIdentifier.self();
         };
         HashAlgorithm hashId = signer.curve().hash() == eu.vpki.common.etsi.crypto.HashAlgorithm.SHA256
-                ? HashAlgorithm.sha256 : HashAlgorithm.sha384;
+                ? HashAlgorithm.sha256
+                : HashAlgorithm.sha384;
         SignedData sd = new SignedData(hashId, tbs, signerId, OerKeys.signature(sig));
         return Coer.encode(new Ieee1609Dot2Data(PROTOCOL_VERSION, Ieee1609Dot2Content.signedData(sd)), Coer.Type.DATA);
     }

@@ -49,6 +49,8 @@ public record PsidSsp(long psid, SspKind kind, byte[] ssp) {
 
     @Override
     public String toString() {
-        return kind == SspKind.NONE ? "psid " + psid : "psid " + psid + " " + kind.name().toLowerCase() + " " + HexFormat.of().formatHex(ssp);
+        return kind == SspKind.NONE
+                ? "psid " + psid
+                : "psid " + psid + " " + kind.name().toLowerCase() + " " + HexFormat.of().formatHex(ssp);
     }
 }

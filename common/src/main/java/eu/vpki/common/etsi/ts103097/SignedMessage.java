@@ -46,7 +46,8 @@ public final class SignedMessage {
         this.toBeSignedEncoded = Coer.encode(sd.getTbsData(), Coer.Type.TO_BE_SIGNED_DATA);
         HeaderInfo header = sd.getTbsData().getHeaderInfo();
         this.psid = header.getPsid().getPsid().longValueExact();
-        this.generationTime = header.getGenerationTime() == null ? null
+        this.generationTime = header.getGenerationTime() == null
+                ? null
                 : EtsiTime.fromTime64(header.getGenerationTime().getValue().longValueExact());
         SignedDataPayload p = sd.getTbsData().getPayload();
         if (p.getData() != null) {
@@ -114,7 +115,8 @@ public final class SignedMessage {
                 throw new PkiException(ErrorCode.UNEXPECTED_CONTENT, "protocol version must be 3");
             }
             if (data.getContent().getChoice() != Ieee1609Dot2Content.signedData) {
-                throw new PkiException(ErrorCode.UNEXPECTED_CONTENT, "expected signedData, got content choice " + data.getContent().getChoice());
+                throw new PkiException(ErrorCode.UNEXPECTED_CONTENT,
+                        "expected signedData, got content choice " + data.getContent().getChoice());
             }
             return new SignedMessage(coer.clone(), SignedData.getInstance(data.getContent().getIeee1609Dot2Content()));
         } catch (PkiException e) {

@@ -72,7 +72,8 @@ class BrainpoolCurveTest {
             byte[][] rs = c.sign(d, digest, random);
             ECDSASigner bc = new ECDSASigner();
             bc.init(false, bcKey);
-            assertThat(bc.verifySignature(digest, new BigInteger(1, rs[0]), new BigInteger(1, rs[1]))).as("BouncyCastle verifies ours").isTrue();
+            assertThat(bc.verifySignature(digest, new BigInteger(1, rs[0]), new BigInteger(1, rs[1]))).as("BouncyCastle verifies ours")
+                    .isTrue();
             assertThat(c.verify(q, digest, rs[0], rs[1])).isTrue();
 
             bc.init(true, new ParametersWithRandom(new ECPrivateKeyParameters(new BigInteger(1, d), domain), random));
@@ -119,8 +120,10 @@ class BrainpoolCurveTest {
             ECPoint p = domain.getG().multiply(new BigInteger(c.order.modulus.bitLength() - 1, random).add(BigInteger.ONE)).normalize();
             BrainpoolCurve.PublicPoint compressed = c.decode(p.getEncoded(true));
             BrainpoolCurve.PublicPoint uncompressed = c.decode(p.getEncoded(false));
-            assertThat(compressed.x).isEqualTo(uncompressed.x).isEqualTo(BigIntegers.asUnsignedByteArray(c.field.byteLength, p.getAffineXCoord().toBigInteger()));
-            assertThat(compressed.y).isEqualTo(uncompressed.y).isEqualTo(BigIntegers.asUnsignedByteArray(c.field.byteLength, p.getAffineYCoord().toBigInteger()));
+            assertThat(compressed.x).isEqualTo(uncompressed.x)
+                    .isEqualTo(BigIntegers.asUnsignedByteArray(c.field.byteLength, p.getAffineXCoord().toBigInteger()));
+            assertThat(compressed.y).isEqualTo(uncompressed.y)
+                    .isEqualTo(BigIntegers.asUnsignedByteArray(c.field.byteLength, p.getAffineYCoord().toBigInteger()));
             assertThat(compressed.yOdd()).isEqualTo(p.getAffineYCoord().testBitZero());
 
             byte[] offCurve = p.getEncoded(false);

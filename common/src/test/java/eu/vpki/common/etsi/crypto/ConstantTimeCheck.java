@@ -45,7 +45,8 @@ public final class ConstantTimeCheck {
         List<Operation> operations = new ArrayList<>();
         for (BrainpoolCurve c : List.of(BrainpoolCurve.P256R1, BrainpoolCurve.P384R1)) {
             byte[] one = BigIntegers.asUnsignedByteArray(c.order.byteLength, BigInteger.ONE);
-            byte[] sparse = BigIntegers.asUnsignedByteArray(c.order.byteLength, BigInteger.ONE.shiftLeft(c.order.modulus.bitLength() - 2).add(BigInteger.ONE));
+            byte[] sparse = BigIntegers.asUnsignedByteArray(c.order.byteLength,
+                    BigInteger.ONE.shiftLeft(c.order.modulus.bitLength() - 2).add(BigInteger.ONE));
             BrainpoolCurve.PublicPoint peer = c.multiplyBase(c.randomScalar(RANDOM));
             byte[] digest = new byte[c.order.byteLength];
             RANDOM.nextBytes(digest);

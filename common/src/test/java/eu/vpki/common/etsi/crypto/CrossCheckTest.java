@@ -94,7 +94,8 @@ class CrossCheckTest {
         BigInteger peer = new BigInteger(n.bitLength() + 64, random).mod(n.subtract(BigInteger.ONE)).add(BigInteger.ONE);
         ECPoint peerPoint = domain.getG().multiply(peer).normalize();
         byte[] z = Ecies.sharedSecret(ours, EtsiPublicKey.fromEncodedPoint(curve, peerPoint.getEncoded(true)));
-        byte[] expected = BigIntegers.asUnsignedByteArray(curve.fieldBytes(), peerPoint.multiply(d).normalize().getAffineXCoord().toBigInteger());
+        byte[] expected = BigIntegers.asUnsignedByteArray(curve.fieldBytes(),
+                peerPoint.multiply(d).normalize().getAffineXCoord().toBigInteger());
         assertThat(Arrays.equals(z, expected)).as("ECDH value").isTrue();
         if (!curve.encryptionCapable()) {
             return CHECKS_PER_ROUND;

@@ -208,7 +208,8 @@ final class MontgomeryFieldSource {
         int b = spec.radix();
         int shift = 64 - b;
         for (int i = 0; i < n; i++) {
-            line(square ? "        final long a" + i + " = a[" + i + "];"
+            line(square
+                    ? "        final long a" + i + " = a[" + i + "];"
                     : "        final long a" + i + " = a[" + i + "], b" + i + " = b[" + i + "];");
         }
         if (square) {

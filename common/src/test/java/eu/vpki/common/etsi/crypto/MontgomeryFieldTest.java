@@ -213,7 +213,8 @@ class MontgomeryFieldTest {
         f.subtractTwiceColumns(w1, w2, t);
         f.reduceColumns(t, r);
         assertBelowTwoM(f, r);
-        assertThat(rawValue(f, r).mod(f.modulus)).isEqualTo(twoMMinusOne.multiply(rawValue(f, difference)).multiply(rInverse(f)).mod(f.modulus));
+        assertThat(rawValue(f, r).mod(f.modulus))
+                .isEqualTo(twoMMinusOne.multiply(rawValue(f, difference)).multiply(rInverse(f)).mod(f.modulus));
         f.multiplyColumns(zero, zero, w1);
         f.squareColumns(top, w2);
         f.subtractTwiceColumns(w1, w2, t);
@@ -239,7 +240,8 @@ class MontgomeryFieldTest {
         f.subtractUnreduced(top, zero, difference);
         f.multiply(difference, top, r);
         assertBelowTwoM(f, r);
-        assertThat(rawValue(f, r).mod(f.modulus)).isEqualTo(rawValue(f, difference).multiply(twoMMinusOne).multiply(rInverse(f)).mod(f.modulus));
+        assertThat(rawValue(f, r).mod(f.modulus))
+                .isEqualTo(rawValue(f, difference).multiply(twoMMinusOne).multiply(rInverse(f)).mod(f.modulus));
         f.subtractUnreduced(zero, top, difference);
         for (long limb : difference) {
             assertThat(limb).isNotNegative();
@@ -294,7 +296,8 @@ class MontgomeryFieldTest {
             assertThat(value(f, r)).isEqualTo(x.modPow(e, m));
             if (m.testBit(1)) { // m ≡ 3 (mod 4)
                 boolean square = f.squareRoot(a, r);
-                assertThat(square).isEqualTo(x.signum() == 0 || x.modPow(m.subtract(BigInteger.ONE).shiftRight(1), m).equals(BigInteger.ONE));
+                assertThat(square)
+                        .isEqualTo(x.signum() == 0 || x.modPow(m.subtract(BigInteger.ONE).shiftRight(1), m).equals(BigInteger.ONE));
                 if (square) {
                     assertThat(value(f, r).multiply(value(f, r)).mod(m)).isEqualTo(x);
                 }

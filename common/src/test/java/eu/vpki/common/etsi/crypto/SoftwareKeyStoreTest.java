@@ -54,7 +54,8 @@ class SoftwareKeyStoreTest {
 
     @Test
     void signerFromStoredKey_producesVerifiableSignatures(@TempDir Path dir) {
-        EtsiKeyPair kp = SoftwareKeyStore.openOrCreate(dir.resolve("k.p12"), PASSWORD).keyPairOrGenerate("ea", EtsiCurve.BRAINPOOL_P256R1, RANDOM);
+        EtsiKeyPair kp = SoftwareKeyStore.openOrCreate(dir.resolve("k.p12"), PASSWORD).keyPairOrGenerate("ea", EtsiCurve.BRAINPOOL_P256R1,
+                RANDOM);
         byte[] digest = HashAlgorithm.SHA256.digest(new byte[]{1, 2, 3});
         EcdsaSignature sig = new SoftwareSigner(kp, RANDOM).signDigest(digest);
         assertThat(EcdsaVerification.verify(kp.publicKey(), digest, sig)).isTrue();

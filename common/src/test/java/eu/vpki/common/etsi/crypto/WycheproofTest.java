@@ -108,7 +108,8 @@ class WycheproofTest {
         for (JsonNode group : root.get("testGroups")) {
             assertThat(group.get("publicKey").get("curve").asString()).isEqualTo(curve.curveName());
             byte[] encodedKey = HEX.parseHex(group.get("publicKey").get("uncompressed").asString());
-            EtsiPublicKey key = backend == Backend.BOUNCY_CASTLE ? BouncyCastleEc.decode(curve, encodedKey)
+            EtsiPublicKey key = backend == Backend.BOUNCY_CASTLE
+                    ? BouncyCastleEc.decode(curve, encodedKey)
                     : EtsiPublicKey.fromEncodedPoint(curve, encodedKey);
             for (JsonNode test : group.get("tests")) {
                 count++;

@@ -93,7 +93,8 @@ class UnlabelledElementTest {
                 ASN1Encodable ours = parse(input, Coer.definition(type));
                 if (theirs == null || ours == null) {
                     if (theirs != ours) {
-                        differences.add(type + " of " + input.length + " bytes: decoded by " + (theirs == null ? "ours" : "BouncyCastle's") + " only");
+                        differences.add(type + " of " + input.length + " bytes: decoded by " + (theirs == null ? "ours" : "BouncyCastle's")
+                                + " only");
                     }
                     continue;
                 }
@@ -122,7 +123,8 @@ class UnlabelledElementTest {
         assertThat(differences).as("decodings or encodings that differ from BouncyCastle's definitions").isEmpty();
         System.out.printf("UnlabelledElementTest: %d inputs, %d (input, type) pairs, decoded per type: %s, re-encoded: %s%n",
                 seen.size(), pairs, decoded, encoded);
-        for (Coer.Type type : List.of(Coer.Type.CERTIFICATE, Coer.Type.DATA, Coer.Type.ETSI_TS102941_DATA, Coer.Type.TO_BE_SIGNED_CERTIFICATE,
+        for (Coer.Type type : List.of(Coer.Type.CERTIFICATE, Coer.Type.DATA, Coer.Type.ETSI_TS102941_DATA,
+                Coer.Type.TO_BE_SIGNED_CERTIFICATE,
                 Coer.Type.TO_BE_SIGNED_DATA, Coer.Type.TO_BE_SIGNED_CRL, Coer.Type.TO_BE_SIGNED_RCA_CTL)) {
             assertThat(encoded.getOrDefault(type, 0)).as("inputs that decode and encode as %s", type).isGreaterThan(0);
         }
@@ -188,7 +190,8 @@ class UnlabelledElementTest {
             for (boolean encrypted : new boolean[]{true, false}) {
                 byte[] authorization = FixedRequests.authorization(new AuthorizationMessages.Protection(pop, encrypted)).body();
                 out.add(authorization);
-                out.add(encryption.decrypt(new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256()), authorization).plaintext());
+                out.add(encryption.decrypt(new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256()), authorization)
+                        .plaintext());
             }
         }
         assertThat(out).as("corpus").hasSizeGreaterThan(100);

@@ -40,22 +40,26 @@ class AuthorizationFlowTest {
     private final TestPki pki = new TestPki(EtsiCurve.NIST_P256);
     private final DecryptionIdentity aaIdentity = new DecryptionIdentity(pki.aaEncKey, pki.aa.hashedId8(), pki.aa.sha256());
     private final DecryptionIdentity eaIdentity = new DecryptionIdentity(pki.eaEncKey, pki.ea.hashedId8(), pki.ea.sha256());
-    private final Function<HashedId8, Optional<EtsiCertificate>> ctlAas = id -> Optional.ofNullable(Map.of(pki.aa.hashedId8(), pki.aa).get(id));
+    private final Function<HashedId8, Optional<EtsiCertificate>> ctlAas = id -> Optional
+            .ofNullable(Map.of(pki.aa.hashedId8(), pki.aa).get(id));
 
     private OutgoingRequest stationRequest(EtsiCurve curve, EtsiKeyPair atKey, EtsiKeyPair ecKey, EtsiCertificate ec,
                                            AuthorizationMessages.Protection protection) {
-        return AuthorizationMessages.request(new AuthorizationMessages.AtRequest(atKey.publicKey(), null, SubjectAttributes.permissions(CAM_DENM)),
+        return AuthorizationMessages.request(
+                new AuthorizationMessages.AtRequest(atKey.publicKey(), null, SubjectAttributes.permissions(CAM_DENM)),
                 new SoftwareSigner(atKey, RANDOM), ec, new SoftwareSigner(ecKey, RANDOM), pki.ea, pki.aa.asEncryptionRecipient(),
                 protection, NOW, RANDOM, ENCRYPTION);
     }
 
     @ParameterizedTest
-    @CsvSource({"NIST_P256,true,true", "BRAINPOOL_P256R1,true,true", "BRAINPOOL_P384R1,true,false", "NIST_P256,false,true", "NIST_P256,false,false"})
+    @CsvSource({"NIST_P256,true,true", "BRAINPOOL_P256R1,true,true", "BRAINPOOL_P384R1,true,false", "NIST_P256,false,true",
+            "NIST_P256,false,false"})
     void pseudonymFlow_stationAaEaAaStation(EtsiCurve stationCurve, boolean pop, boolean encryptEcSignature) {
         EtsiKeyPair ecKey = EtsiKeyPair.generate(stationCurve, RANDOM);
         EtsiCertificate ec = pki.issueEc(ecKey);
         EtsiKeyPair atKey = EtsiKeyPair.generate(stationCurve, RANDOM);
-        OutgoingRequest toAa = stationRequest(stationCurve, atKey, ecKey, ec, new AuthorizationMessages.Protection(pop, encryptEcSignature));
+        OutgoingRequest toAa = stationRequest(stationCurve, atKey, ecKey, ec,
+                new AuthorizationMessages.Protection(pop, encryptEcSignature));
 
         // AA: decrypt, check keyTag / PoP, forward to the EA
         DecryptedRequest atDecrypted = DecryptedRequest.decrypt(toAa.body(), aaIdentity, ENCRYPTION);
@@ -65,7 +69,8 @@ class AuthorizationFlowTest {
         assertThat(received.popGenerationTime()).isEqualTo(pop ? Optional.of(NOW.truncatedTo(ChronoUnit.MICROS)) : Optional.empty());
         assertThat(received.ecSignatureEncrypted()).isEqualTo(encryptEcSignature);
         assertThat(received.request().verificationKey()).isEqualTo(atKey.publicKey());
-        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(), NOW, ENCRYPTION);
+        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(),
+                NOW, ENCRYPTION);
 
         // EA: check the AA, the EC signature, answer the confirmed permissions
         DecryptedRequest valDecrypted = DecryptedRequest.decrypt(toEa.body(), eaIdentity, ENCRYPTION);
@@ -81,8 +86,10 @@ class AuthorizationFlowTest {
         var result = AuthorizationValidationMessages.readResponse(valResponse, toEa, pki.ea, ENCRYPTION);
         assertThat(result.ok()).isTrue();
         EtsiCertificate at = CertificateIssuer.issue(CertificateProfiles.authorizationTicket(Validity.of(NOW, Validity.Unit.HOURS, 168),
-                received.request().verificationKey(), null, result.confirmed().orElseThrow().appPermissions(), null), pki.aa, pki.aaSigner());
-        byte[] atResponse = AuthorizationMessages.response(atDecrypted, EtsiCodes.Authorization.OK, at, pki.aaSigner(), pki.aa, NOW, ENCRYPTION);
+                received.request().verificationKey(), null, result.confirmed().orElseThrow().appPermissions(), null), pki.aa,
+                pki.aaSigner());
+        byte[] atResponse = AuthorizationMessages.response(atDecrypted, EtsiCodes.Authorization.OK, at, pki.aaSigner(), pki.aa, NOW,
+                ENCRYPTION);
 
         // station: the AT carries its key and chains to the AA
         var atResult = AuthorizationMessages.readResponse(atResponse, toAa, pki.aa, ENCRYPTION);
@@ -99,7 +106,8 @@ class AuthorizationFlowTest {
         OutgoingRequest toAa = stationRequest(EtsiCurve.NIST_P256, EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM), ecKey, ec,
                 AuthorizationMessages.Protection.FULL);
         var received = AuthorizationMessages.parseRequest(DecryptedRequest.decrypt(toAa.body(), aaIdentity, ENCRYPTION));
-        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(), NOW, ENCRYPTION);
+        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(),
+                NOW, ENCRYPTION);
         DecryptedRequest valDecrypted = DecryptedRequest.decrypt(toEa.body(), eaIdentity, ENCRYPTION);
         assertThatThrownBy(() -> AuthorizationValidationMessages.parseRequest(valDecrypted, id -> Optional.empty(), eaIdentity, ENCRYPTION))
                 .isInstanceOfSatisfying(PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_TRUSTED));
@@ -113,7 +121,8 @@ class AuthorizationFlowTest {
         OutgoingRequest toAa = stationRequest(EtsiCurve.NIST_P256, EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM), ecKey, ec,
                 AuthorizationMessages.Protection.FULL);
         var received = AuthorizationMessages.parseRequest(DecryptedRequest.decrypt(toAa.body(), aaIdentity, ENCRYPTION));
-        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(), NOW, ENCRYPTION);
+        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(),
+                NOW, ENCRYPTION);
         var validation = AuthorizationValidationMessages.parseRequest(DecryptedRequest.decrypt(toEa.body(), eaIdentity, ENCRYPTION),
                 ctlAas, eaIdentity, ENCRYPTION);
         assertThatThrownBy(() -> validation.ecSignature().requireSignedBy(otherEc))
@@ -138,9 +147,11 @@ class AuthorizationFlowTest {
         OutgoingRequest toAa = stationRequest(EtsiCurve.NIST_P256, EtsiKeyPair.generate(EtsiCurve.NIST_P256, RANDOM), ecKey,
                 pki.issueEc(ecKey), AuthorizationMessages.Protection.FULL);
         var received = AuthorizationMessages.parseRequest(DecryptedRequest.decrypt(toAa.body(), aaIdentity, ENCRYPTION));
-        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(), NOW, ENCRYPTION);
+        OutgoingRequest toEa = AuthorizationValidationMessages.request(received, pki.aaSigner(), pki.aa, pki.ea.asEncryptionRecipient(),
+                NOW, ENCRYPTION);
         DecryptedRequest valDecrypted = DecryptedRequest.decrypt(toEa.body(), eaIdentity, ENCRYPTION);
-        byte[] refusal = AuthorizationValidationMessages.response(valDecrypted, EtsiCodes.Validation.UNKNOWNITS, null, pki.eaSigner(), pki.ea, NOW, ENCRYPTION);
+        byte[] refusal = AuthorizationValidationMessages.response(valDecrypted, EtsiCodes.Validation.UNKNOWNITS, null, pki.eaSigner(),
+                pki.ea, NOW, ENCRYPTION);
         var result = AuthorizationValidationMessages.readResponse(refusal, toEa, pki.ea, ENCRYPTION);
         assertThat(result.responseCode()).isEqualTo(EtsiCodes.Validation.UNKNOWNITS);
         assertThat(result.confirmed()).isEmpty();
@@ -148,8 +159,7 @@ class AuthorizationFlowTest {
     }
 
     static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i <= hay.length - needle.length; i++) {
+        outer : for (int i = 0; i <= hay.length - needle.length; i++) {
             for (int j = 0; j < needle.length; j++) {
                 if (hay[i + j] != needle[j]) {
                     continue outer;

@@ -100,7 +100,7 @@ class CaCertificateRequestMessagesTest {
         byte[] message = CaCertificateRequestMessages.request(CaCertificateRequestMessages.CaRequest.fromTemplate(
                 eaTemplate(key, key)), new SoftwareSigner(key, RANDOM), NOW);
         byte[] tampered = message.clone();
-        tampered[tampered.length - 1] ^= 0x01;   // last byte of s
+        tampered[tampered.length - 1] ^= 0x01; // last byte of s
         assertThatThrownBy(() -> CaCertificateRequestMessages.parseRequest(tampered)).isInstanceOfSatisfying(PkiException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.PROOF_OF_POSSESSION_FAILED));
     }

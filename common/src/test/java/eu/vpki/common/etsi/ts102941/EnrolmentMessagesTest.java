@@ -66,7 +66,8 @@ class EnrolmentMessagesTest {
         EtsiKeyPair ecKey = EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, RANDOM);
         EtsiCertificate currentEc = pki.issueEc(ecKey);
         EtsiKeyPair newKey = EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, RANDOM);
-        var req = new EnrolmentMessages.EcRequest(currentEc.hashedId8().bytes(), newKey.publicKey(), null, SubjectAttributes.permissions(List.of()));
+        var req = new EnrolmentMessages.EcRequest(currentEc.hashedId8().bytes(), newKey.publicKey(), null,
+                SubjectAttributes.permissions(List.of()));
         OutgoingRequest out = EnrolmentMessages.reEnrolmentRequest(req, new SoftwareSigner(newKey, RANDOM),
                 new SoftwareSigner(ecKey, RANDOM), currentEc, pki.ea.asEncryptionRecipient(), NOW, ENCRYPTION);
         var received = EnrolmentMessages.parseRequest(DecryptedRequest.decrypt(out.body(), eaIdentity(pki), ENCRYPTION));
@@ -83,7 +84,8 @@ class EnrolmentMessagesTest {
         OutgoingRequest out = EnrolmentMessages.initialRequest(req, new SoftwareSigner(k, RANDOM), new SoftwareSigner(k, RANDOM),
                 pki.ea.asEncryptionRecipient(), NOW, ENCRYPTION);
         DecryptedRequest decrypted = DecryptedRequest.decrypt(out.body(), eaIdentity(pki), ENCRYPTION);
-        byte[] response = EnrolmentMessages.response(decrypted, EtsiCodes.Enrolment.UNKNOWNITS, null, pki.eaSigner(), pki.ea, NOW, ENCRYPTION);
+        byte[] response = EnrolmentMessages.response(decrypted, EtsiCodes.Enrolment.UNKNOWNITS, null, pki.eaSigner(), pki.ea, NOW,
+                ENCRYPTION);
         var result = EnrolmentMessages.readResponse(response, out, pki.ea, ENCRYPTION);
         assertThat(result.responseCode()).isEqualTo(EtsiCodes.Enrolment.UNKNOWNITS);
         assertThat(result.enrolmentCredential()).isEmpty();
@@ -124,8 +126,10 @@ class EnrolmentMessagesTest {
                 pki.ea.asEncryptionRecipient(), NOW, ENCRYPTION);
         DecryptedRequest decrypted = DecryptedRequest.decrypt(out.body(), eaIdentity(pki), ENCRYPTION);
         DecryptedRequest other = new DecryptedRequest(decrypted.plaintext(), decrypted.aesKey(), new byte[16]);
-        byte[] response = EnrolmentMessages.response(other, EtsiCodes.Enrolment.DENIEDREQUEST, null, pki.eaSigner(), pki.ea, NOW, ENCRYPTION);
-        assertThatThrownBy(() -> EnrolmentMessages.readResponse(response, out, pki.ea, ENCRYPTION)).isInstanceOfSatisfying(PkiException.class,
+        byte[] response = EnrolmentMessages.response(other, EtsiCodes.Enrolment.DENIEDREQUEST, null, pki.eaSigner(), pki.ea, NOW,
+                ENCRYPTION);
+        assertThatThrownBy(() -> EnrolmentMessages.readResponse(response, out, pki.ea, ENCRYPTION)).isInstanceOfSatisfying(
+                PkiException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.REQUEST_HASH_MISMATCH));
     }
 }

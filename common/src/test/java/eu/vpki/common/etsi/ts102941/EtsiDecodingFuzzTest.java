@@ -138,7 +138,8 @@ class EtsiDecodingFuzzTest {
     /** The ToBeSignedRcaCtl inside a CTL: signed here by the root, so that the fuzzer reaches the content decoder. */
     @FuzzTest(maxDuration = "")
     void ctlContent(byte[] toBeSigned) {
-        byte[] signed = DataSigning.sign(Ts102941Data.wrapRcaCtl(toBeSigned), Psids.CTL, NOW, SignerKind.DIGEST, PKI.rootSigner(), PKI.root);
+        byte[] signed = DataSigning.sign(Ts102941Data.wrapRcaCtl(toBeSigned), Psids.CTL, NOW, SignerKind.DIGEST, PKI.rootSigner(),
+                PKI.root);
         FuzzContract.check(() -> TrustLists.readCtl(signed, PKI.root));
     }
 
@@ -203,8 +204,10 @@ class EtsiDecodingFuzzTest {
         corpus.write("encryptedData", "validation", validation.body());
         corpus.write("validationRequest", "from-aa", DecryptedRequest.decrypt(validation.body(), EA, ENCRYPTION).plaintext());
 
-        byte[] response = AuthorizationValidationMessages.response(new DecryptedRequest(new byte[1], FixedRequests.VALIDATION_REQUEST.aesKey(),
-                FixedRequests.VALIDATION_REQUEST.requestHash()), 0, SubjectAttributes.permissions(List.of(PsidSsp.of(Psids.CAM))), PKI.eaSigner(),
+        byte[] response = AuthorizationValidationMessages.response(
+                new DecryptedRequest(new byte[1], FixedRequests.VALIDATION_REQUEST.aesKey(),
+                        FixedRequests.VALIDATION_REQUEST.requestHash()),
+                0, SubjectAttributes.permissions(List.of(PsidSsp.of(Psids.CAM))), PKI.eaSigner(),
                 PKI.ea, NOW, ENCRYPTION);
         corpus.write("validationResponse", "ok", response);
 
@@ -225,7 +228,8 @@ class EtsiDecodingFuzzTest {
         corpus.write("ctlContent", "full", ctlTbs);
         corpus.write("anyType", "tbs-ctl", typed(Coer.Type.TO_BE_SIGNED_RCA_CTL, ctlTbs));
         byte[] delta = TrustLists.signCtl(new RcaCtl(false, 8, NOW.plusSeconds(7 * 86_400), List.of(),
-                List.of(new CtlDelete.Certificate(PKI.aa.hashedId8()), new CtlDelete.Dc("http://127.0.0.1:8090/"))), NOW, PKI.rootSigner(), PKI.root);
+                List.of(new CtlDelete.Certificate(PKI.aa.hashedId8()), new CtlDelete.Dc("http://127.0.0.1:8090/"))), NOW, PKI.rootSigner(),
+                PKI.root);
         corpus.write("ctl", "delta", delta);
         corpus.write("ctlContent", "delta", Ts102941Data.unwrapRcaCtl(SignedMessage.parse(delta).requirePayload()));
 

@@ -42,8 +42,10 @@ class TrustListsTest {
             assertThat(e.itsAccessPoint()).isEqualTo("http://127.0.0.1:8083/ea/enrolment");
             assertThat(e.aaAccessPoint()).isEqualTo("http://127.0.0.1:8083/ea/authorization-validation");
         });
-        assertThat(read.authorizationAuthorities()).singleElement().satisfies(a -> assertThat(a.accessPoint()).endsWith("/aa/authorization"));
-        assertThat(read.distributionCentres()).singleElement().satisfies(d -> assertThat(d.certificates()).containsExactly(pki.root.hashedId8()));
+        assertThat(read.authorizationAuthorities()).singleElement()
+                .satisfies(a -> assertThat(a.accessPoint()).endsWith("/aa/authorization"));
+        assertThat(read.distributionCentres()).singleElement()
+                .satisfies(d -> assertThat(d.certificates()).containsExactly(pki.root.hashedId8()));
 
         SignedMessage m = SignedMessage.parse(signed);
         assertThat(m.psid()).isEqualTo(Psids.CTL);
@@ -100,7 +102,8 @@ class TrustListsTest {
                 new CtlDelete.Dc("http://127.0.0.1:8082/")));
         RcaCtl read = TrustLists.readCtl(TrustLists.signCtl(delta, NOW, pki.rootSigner(), pki.root), pki.root);
         assertThat(read.full()).isFalse();
-        assertThat(read.deletions()).containsExactly(new CtlDelete.Certificate(pki.aa.hashedId8()), new CtlDelete.Dc("http://127.0.0.1:8082/"));
+        assertThat(read.deletions()).containsExactly(new CtlDelete.Certificate(pki.aa.hashedId8()),
+                new CtlDelete.Dc("http://127.0.0.1:8082/"));
     }
 
     @Test

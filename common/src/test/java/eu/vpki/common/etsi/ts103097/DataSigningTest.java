@@ -38,7 +38,8 @@ class DataSigningTest {
     @Test
     void signedWithCertificate_carriesTheCertificate() {
         TestPki pki = new TestPki(EtsiCurve.BRAINPOOL_P256R1);
-        SignedMessage m = SignedMessage.parse(DataSigning.sign(PAYLOAD, Psids.CTL, NOW, SignerKind.CERTIFICATE, pki.rootSigner(), pki.root));
+        SignedMessage m = SignedMessage
+                .parse(DataSigning.sign(PAYLOAD, Psids.CTL, NOW, SignerKind.CERTIFICATE, pki.rootSigner(), pki.root));
         assertThat(m.signerCertificate()).contains(pki.root);
         m.requireSignedBy(pki.root);
     }
@@ -113,8 +114,7 @@ class DataSigningTest {
     }
 
     private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i <= hay.length - needle.length; i++) {
+        outer : for (int i = 0; i <= hay.length - needle.length; i++) {
             for (int j = 0; j < needle.length; j++) {
                 if (hay[i + j] != needle[j]) {
                     continue outer;

@@ -105,7 +105,8 @@ class NegativeCasesTest {
     @Test
     void unknownPsid_isRefusedForAuthorizationTickets() {
         Psids.requireKnownForAuthorizationTickets(List.of(PsidSsp.of(Psids.CAM), PsidSsp.of(Psids.DENM)));
-        assertCode(() -> Psids.requireKnownForAuthorizationTickets(List.of(PsidSsp.of(Psids.CAM), PsidSsp.of(99999))), ErrorCode.UNKNOWN_PSID);
+        assertCode(() -> Psids.requireKnownForAuthorizationTickets(List.of(PsidSsp.of(Psids.CAM), PsidSsp.of(99999))),
+                ErrorCode.UNKNOWN_PSID);
     }
 
     @Test

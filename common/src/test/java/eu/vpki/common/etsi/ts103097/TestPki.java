@@ -51,16 +51,21 @@ public final class TestPki {
         this.curve = curve;
         EtsiCurve encCurve = curve.encryptionCapable() ? curve : EtsiCurve.NIST_P256;
         rootKey = EtsiKeyPair.generate(curve, RANDOM);
-        root = CertificateIssuer.selfSign(CertificateProfiles.rootCa("Test RCA", Validity.of(NOW.minusSeconds(3600), Validity.Unit.YEARS, 5),
-                rootKey.publicKey(), null, CertificateProfiles.defaultAuthorizationTicketRanges(), null), new SoftwareSigner(rootKey, RANDOM));
+        root = CertificateIssuer.selfSign(
+                CertificateProfiles.rootCa("Test RCA", Validity.of(NOW.minusSeconds(3600), Validity.Unit.YEARS, 5),
+                        rootKey.publicKey(), null, CertificateProfiles.defaultAuthorizationTicketRanges(), null),
+                new SoftwareSigner(rootKey, RANDOM));
         eaKey = EtsiKeyPair.generate(curve, RANDOM);
         eaEncKey = EtsiKeyPair.generate(encCurve, RANDOM);
-        ea = CertificateIssuer.issue(CertificateProfiles.enrolmentAuthority("Test EA", Validity.of(NOW.minusSeconds(1800), Validity.Unit.YEARS, 2),
-                eaKey.publicKey(), eaEncKey.publicKey(), null), root, rootSigner());
+        ea = CertificateIssuer
+                .issue(CertificateProfiles.enrolmentAuthority("Test EA", Validity.of(NOW.minusSeconds(1800), Validity.Unit.YEARS, 2),
+                        eaKey.publicKey(), eaEncKey.publicKey(), null), root, rootSigner());
         aaKey = EtsiKeyPair.generate(curve, RANDOM);
         aaEncKey = EtsiKeyPair.generate(encCurve, RANDOM);
-        aa = CertificateIssuer.issue(CertificateProfiles.authorizationAuthority("Test AA", Validity.of(NOW.minusSeconds(1800), Validity.Unit.YEARS, 2),
-                aaKey.publicKey(), aaEncKey.publicKey(), CertificateProfiles.defaultAuthorizationTicketRanges(), null), root, rootSigner());
+        aa = CertificateIssuer.issue(
+                CertificateProfiles.authorizationAuthority("Test AA", Validity.of(NOW.minusSeconds(1800), Validity.Unit.YEARS, 2),
+                        aaKey.publicKey(), aaEncKey.publicKey(), CertificateProfiles.defaultAuthorizationTicketRanges(), null),
+                root, rootSigner());
     }
 
     private TestPki(EtsiKeyPair rootKey, EtsiCertificate root, EtsiKeyPair eaKey, EtsiKeyPair eaEncKey, EtsiCertificate ea,
@@ -170,7 +175,8 @@ public final class TestPki {
     }
 
     public EtsiCertificate issueEc(EtsiKeyPair stationKey) {
-        return CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(EC_VALIDITY, stationKey.publicKey(), null, null), ea, eaSigner());
+        return CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(EC_VALIDITY, stationKey.publicKey(), null, null), ea,
+                eaSigner());
     }
 
     public EtsiCertificate issueAt(EtsiKeyPair atKey) {

@@ -57,7 +57,8 @@ class TrustStoreTest {
     @Test
     void ctlEntryFromAnotherRoot_isLeftOut() {
         TestPki other = new TestPki(EtsiCurve.NIST_P256);
-        RcaCtl mixed = new RcaCtl(true, 3, NOW.plusSeconds(86_400), List.of(new CtlEntry.Aa(other.aa, "http://127.0.0.1:9/aa/x")), List.of());
+        RcaCtl mixed = new RcaCtl(true, 3, NOW.plusSeconds(86_400), List.of(new CtlEntry.Aa(other.aa, "http://127.0.0.1:9/aa/x")),
+                List.of());
         TrustStore trust = TrustStore.fromCtl(pki.root, mixed, null);
         assertThat(trust.authority(other.aa.hashedId8())).isEmpty();
     }

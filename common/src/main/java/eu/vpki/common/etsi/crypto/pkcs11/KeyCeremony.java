@@ -51,8 +51,7 @@ public final class KeyCeremony implements AutoCloseable {
 
     /** What a key is for; each purpose gets only the PKCS#11 usage attribute it needs. */
     public enum Purpose {
-        SIGNING("CKA_SIGN = true\n  CKA_DERIVE = false\n"),
-        ENCRYPTION("CKA_SIGN = false\n  CKA_DERIVE = true\n");
+        SIGNING("CKA_SIGN = true\n  CKA_DERIVE = false\n"), ENCRYPTION("CKA_SIGN = false\n  CKA_DERIVE = true\n");
 
         private final String usage;
 

@@ -69,7 +69,8 @@ final class Pkcs11KeyAgreement implements EtsiKeyAgreement {
     private static PublicKey jcaKey(EtsiPublicKey key) {
         try {
             ECNamedCurveParameterSpec spec = ECNamedCurveTable.getParameterSpec(key.curve().curveName());
-            return KeyFactory.getInstance("EC", BC).generatePublic(new ECPublicKeySpec(spec.getCurve().decodePoint(key.uncompressed()), spec));
+            return KeyFactory.getInstance("EC", BC)
+                    .generatePublic(new ECPublicKeySpec(spec.getCurve().decodePoint(key.uncompressed()), spec));
         } catch (GeneralSecurityException e) {
             throw new PkiException(ErrorCode.INVALID_KEY, "cannot pass " + key + " to the token: " + e.getMessage(), e);
         }

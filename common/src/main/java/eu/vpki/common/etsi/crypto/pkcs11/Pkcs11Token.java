@@ -202,7 +202,8 @@ public final class Pkcs11Token implements AutoCloseable {
 
     private TokenKey lookup(String label, Usage usage) throws GeneralSecurityException {
         if (label == null || !keyStore.isKeyEntry(label)) {
-            throw new PkiException(ErrorCode.KEY_STORE_FAILURE, settings + " has no key labelled '" + label + "' (labels: " + labels() + ")");
+            throw new PkiException(ErrorCode.KEY_STORE_FAILURE,
+                    settings + " has no key labelled '" + label + "' (labels: " + labels() + ")");
         }
         PrivateKey privateKey = (PrivateKey) keyStore.getKey(label, null);
         Certificate holder = keyStore.getCertificate(label);
@@ -274,7 +275,8 @@ public final class Pkcs11Token implements AutoCloseable {
                             + rootMessage(e), e);
                 }
                 if (!fresh.publicKey().equals(old.publicKey())) {
-                    throw new PkiException(ErrorCode.KEY_STORE_FAILURE, settings + ": key '" + old.label() + "' is another key after re-login");
+                    throw new PkiException(ErrorCode.KEY_STORE_FAILURE,
+                            settings + ": key '" + old.label() + "' is another key after re-login");
                 }
                 keys.put(old.label(), new TokenKey(fresh.label(), fresh.usage(), fresh.privateKey(), fresh.publicKey(), next));
             }

@@ -144,7 +144,8 @@ class Pkcs11TokenTest {
 
     @Test
     void missingModuleOrSlot_failAtOpen() {
-        Pkcs11Settings noModule = new Pkcs11Settings(java.nio.file.Path.of("/nonexistent/libpkcs11.so"), null, 0, SoftHsm.PIN.toCharArray());
+        Pkcs11Settings noModule = new Pkcs11Settings(java.nio.file.Path.of("/nonexistent/libpkcs11.so"), null, 0,
+                SoftHsm.PIN.toCharArray());
         assertThatThrownBy(() -> Pkcs11Token.open(noModule, CLOCK, RANDOM)).isInstanceOf(PkiException.class)
                 .hasMessageContaining("not found");
         Pkcs11Settings noSlot = new Pkcs11Settings(settings.library(), 4242L, 0, SoftHsm.PIN.toCharArray());
