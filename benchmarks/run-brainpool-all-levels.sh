@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
 done
 BASE_PORT=${VPKI_BENCH_BASE_PORT:-18080}
 JGROUPS_BASE_PORT=${VPKI_BENCH_JGROUPS_BASE_PORT:-17800}
-CLIENT=cli/target/vpki-cli-0.1.0-SNAPSHOT.jar
+CLIENT=$(ls -t cli/target/vpki-cli-*.jar 2>/dev/null | head -n 1)
 if [ "$QUICK" = yes ]; then
   JMH_ARGS="--quick"; FLOOR_SECONDS=0.5; EA_REQUESTS=1500; EA_WARMUP=5; AA_LEVELS=8; AA_WARMUP=PT20S; AA_MEASURE=PT5S; STATIONS=40
 else
@@ -49,6 +49,7 @@ if [ "$BUILD" = yes ]; then
   # one reactor: the JMH jar, the services' jars, the aa and ea test class paths; nothing installed into ~/.m2
   mvn -B -q -DskipTests -pl benchmarks,rca,dc,ea,operator,aa,admin,station,testbed,faults,experiments,cli -am package dependency:build-classpath \
       -DincludeScope=test -Dmdep.outputFile=target/bench.classpath
+  CLIENT=$(ls -t cli/target/vpki-cli-*.jar | head -n 1)
   # optional: the floor of a libcrypto binding (docs/design-brainpool-arithmetic.md), where a C compiler and OpenSSL's headers exist
   cc -O2 -o benchmarks/target/openssl-binding-floor benchmarks/openssl-binding-floor.c -lcrypto 2>/dev/null \
       || echo "no C compiler or OpenSSL headers: the libcrypto binding floor will not be measured" >&2

@@ -13,11 +13,21 @@ final class ServiceJars {
     private ServiceJars() {
     }
 
-    /** The executable jar of {@code module} in a built checkout. */
+    private static java.nio.file.attribute.FileTime modified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return java.nio.file.attribute.FileTime.fromMillis(0);
+        }
+    }
+
+    /** The executable jar of {@code module} in a built checkout (the newest, if several versions were built). */
     static Path jar(Path projectDir, String module) {
         Path dir = projectDir.resolve(module).resolve("target");
         try (var files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().matches("vpki-" + module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar")).findFirst()
+            // the newest: a version change leaves the old version's jar beside the new one
+            return files.filter(f -> f.getFileName().toString().matches("vpki-" + module + "-[0-9][^-]*(-SNAPSHOT)?\\.jar"))
+                    .max(java.util.Comparator.comparing(ServiceJars::modified))
                     .orElseThrow(
                             () -> new IllegalStateException("no executable jar in " + dir + ": build first (mvn -B -DskipTests package)"));
         } catch (IOException e) {
