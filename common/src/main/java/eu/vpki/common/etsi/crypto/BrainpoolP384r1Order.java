@@ -12,8 +12,7 @@ final class BrainpoolP384r1Order extends MontgomeryField {
     private static final long MASK = 0xFFFFFFFFFFFFFFL;
 
     BrainpoolP384r1Order() {
-        super(new BigInteger("8CB91E82A3386D280F5D6F7E50E641DF152F7109ED5456B31F166E6CAC0425A7CF3AB6AF6B7FC3103B883202E9046565", 16), 7,
-                56);
+        super(new BigInteger("8CB91E82A3386D280F5D6F7E50E641DF152F7109ED5456B31F166E6CAC0425A7CF3AB6AF6B7FC3103B883202E9046565", 16), 7, 56);
     }
 
     @Override
@@ -1268,8 +1267,7 @@ final class BrainpoolP384r1Order extends MontgomeryField {
 
     @Override
     void reduceColumns(long[] w, long[] r) {
-        long lo, hi, m, c0 = w[0], c1 = w[1], c2 = w[2], c3 = w[3], c4 = w[4], c5 = w[5], c6 = w[6], c7 = w[7], c8 = w[8], c9 = w[9],
-                c10 = w[10], c11 = w[11], c12 = w[12], c13 = w[13];
+        long lo, hi, m, c0 = w[0], c1 = w[1], c2 = w[2], c3 = w[3], c4 = w[4], c5 = w[5], c6 = w[6], c7 = w[7], c8 = w[8], c9 = w[9], c10 = w[10], c11 = w[11], c12 = w[12], c13 = w[13];
         m = (c0 * 0xFEDD2A5CB5BB93L) & MASK;
         lo = m * 0x883202E9046565L;
         hi = Math.multiplyHigh(m, 0x883202E9046565L);
