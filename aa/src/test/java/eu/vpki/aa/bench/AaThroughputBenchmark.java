@@ -1,5 +1,10 @@
 package eu.vpki.aa.bench;
 
+import eu.vpki.common.process.ChildProcess;
+import eu.vpki.station.load.LoadModel;
+import eu.vpki.station.load.LoadRunner;
+import eu.vpki.station.load.Outcome;
+import eu.vpki.station.load.PhaseResult;
 import eu.vpki.aa.core.AaIdentity;
 import eu.vpki.aa.core.AaMetrics;
 import eu.vpki.aa.core.AtPolicy;
@@ -156,8 +161,8 @@ public final class AaThroughputBenchmark {
     private final List<Integer> aaManagementPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
     private final StringBuilder report = new StringBuilder();
     /** The EA replica's process (one for the whole run) and the AA processes of the current setup. */
-    private final List<Process> eaProcesses = new ArrayList<>();
-    private List<Process> aaProcesses = List.of();
+    private final List<ChildProcess> eaProcesses = new ArrayList<>();
+    private List<ChildProcess> aaProcesses = List.of();
 
     public static void main(String[] args) throws Exception {
         Files.createDirectories(OUT);
@@ -245,8 +250,8 @@ public final class AaThroughputBenchmark {
         log(STATIONS + " stations registered through the Operator and enrolled at the EA");
     }
 
-    List<Process> startAas(int n) {
-        List<Process> processes = new ArrayList<>();
+    List<ChildProcess> startAas(int n) {
+        List<ChildProcess> processes = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             processes.add(startService("aa-" + n + "-" + i, AA_HEAP, AA_JVM, AA_CLASSPATH, "eu.vpki.aa.AaApplication",
                     pki.aaArguments(aaPorts.get(i), aaManagementPorts.get(i), "bench-" + n + "-" + i, "--vpki.aa.ea.client=" + EA_CLIENT,
@@ -263,7 +268,8 @@ public final class AaThroughputBenchmark {
      * Starts one service as a JVM process of its own: {@code java -Xms<heap> -Xmx<heap> <jvm> -cp <classPath> <mainClass>
      * <arguments>}, output in {@code <OUT>/<name>.log}, with a JFR recording into {@code <OUT>/<name>.jfr} under {@code bench.jfr}.
      */
-    static Process startService(String name, String heap, List<String> jvm, String classPath, String mainClass, List<String> arguments) {
+    static ChildProcess startService(String name, String heap, List<String> jvm, String classPath, String mainClass,
+                                     List<String> arguments) {
         List<String> cmd = new ArrayList<>(
                 List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms" + heap, "-Xmx" + heap));
         cmd.addAll(jvm);
@@ -274,14 +280,16 @@ public final class AaThroughputBenchmark {
         cmd.addAll(List.of("-cp", classPath, mainClass));
         cmd.addAll(arguments);
         try {
-            return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(OUT.resolve(name + ".log").toFile()).start();
+            // the one child-process reaper (common): stopped with SIGTERM, SIGKILL 30 s later, and when this JVM exits
+            return ChildProcess.start(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(OUT.resolve(name + ".log").toFile()),
+                    name, Duration.ofSeconds(30), Duration.ofSeconds(5));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("cannot start " + name, e);
         }
     }
 
     /** Waits until the process's actuator on {@code managementPort} reports it healthy (for a replica: serving). */
-    static void awaitHealthy(Process p, int managementPort) {
+    static void awaitHealthy(ChildProcess p, int managementPort) {
         URI health = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health");
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
             if (!p.isAlive()) {
@@ -295,17 +303,9 @@ public final class AaThroughputBenchmark {
         });
     }
 
-    static void stop(List<Process> processes) {
-        processes.forEach(Process::destroy);
-        for (Process p : processes) {
-            try {
-                if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    static void stop(List<ChildProcess> processes) {
+        processes.forEach(ChildProcess::terminate);
+        processes.forEach(ChildProcess::stop);
     }
 
     /** Requests for {@code seconds} of load, built on all cores before the measurement starts. */
@@ -336,56 +336,50 @@ public final class AaThroughputBenchmark {
         }
         long cpuBefore = processCpuNanos();
         long opensBefore = tcpActiveOpens();
-        AtomicLong clientCpu = new AtomicLong();
-        AtomicInteger cursor = new AtomicInteger();
-        AtomicLong errors = new AtomicLong();
-        AtomicLong checkedRefusals = new AtomicLong();
-        List<Histogram> histograms = new ArrayList<>();
-        List<Thread> workers = new ArrayList<>();
-        LocalTime wallStart = LocalTime.now().truncatedTo(ChronoUnit.SECONDS);
-        long start = System.nanoTime();
-        long deadline = start + duration.toNanos();
-        AtomicLong lastEnd = new AtomicLong(start);
+        // the one load generator, closed loop: each worker keeps one persistent connection to one AA process (round
+        // robin over the workers); the answers checked in full (every 64th) are checked after the timed window
+        // opened before the timed window, one per worker (the worker takes the next at its first request)
+        java.util.Queue<RawHttpConnection> connections = new java.util.concurrent.ConcurrentLinkedQueue<>();
         for (int w = 0; w < concurrency; w++) {
-            Histogram h = new Histogram(60_000_000L, 3);
-            histograms.add(h);
-            int port = aaPorts.get(w % aas);
-            Thread t = new Thread(() -> {
-                long threadCpu = THREADS.getCurrentThreadCpuTime();
-                DataEncryption encryption = new DataEncryption(RANDOM);
-                try (RawHttpConnection conn = new RawHttpConnection("127.0.0.1", port, "/aa/authorization", WORKER_TLS)) {
-                    for (int i = cursor.getAndIncrement(); i < requests.size()
-                            && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
-                        StationMessages.Request p = requests.get(i);
-                        long t0 = System.nanoTime();
-                        RawHttpConnection.Response r = conn.post("application/x-its-request", p.body());
-                        long t1 = System.nanoTime();
-                        h.recordValue(Math.max(1, (t1 - t0) / 1_000));
-                        lastEnd.accumulateAndGet(t1, Math::max);
-                        if (r.status() != 200 || !r.contentType().startsWith("application/x-its-response")) {
-                            errors.incrementAndGet();
-                        } else if (i % 64 == 0) {
-                            var at = AuthorizationMessages.readResponse(r.body(), p.message(), pki.aa, encryption);
-                            if (!at.ok()) {
-                                checkedRefusals.incrementAndGet();
-                            } else {
-                                CertificateChecks.checkIssuedBy(at.authorizationTicket().orElseThrow(), pki.aa, Instant.now());
-                            }
-                        }
+            connections.add(new RawHttpConnection("127.0.0.1", aaPorts.get(w % aas), "/aa/authorization", WORKER_TLS));
+        }
+        List<RawHttpConnection> workerConnections = List.copyOf(connections);
+        ThreadLocal<RawHttpConnection> connection = ThreadLocal.withInitial(connections::remove);
+        // each worker's CPU: its thread's CPU time at its first operation and after its latest
+        Map<Thread, long[]> workerCpu = new ConcurrentHashMap<>();
+        Map<Integer, byte[]> toCheck = new ConcurrentHashMap<>();
+        LocalTime wallStart = LocalTime.now().truncatedTo(ChronoUnit.SECONDS);
+        PhaseResult run = new LoadRunner().run("aa-c" + concurrency, PhaseResult.AUTHORIZATION,
+                new LoadModel.Closed(concurrency, requests.size(), duration), n -> {
+                    long[] cpu = workerCpu.computeIfAbsent(Thread.currentThread(), t -> new long[]{THREADS.getCurrentThreadCpuTime(), 0});
+                    int i = (int) n;
+                    RawHttpConnection.Response r = connection.get().post("application/x-its-request", requests.get(i).body());
+                    cpu[1] = THREADS.getCurrentThreadCpuTime();
+                    if (r.status() != 200 || !r.contentType().startsWith("application/x-its-response")) {
+                        return Outcome.failure("http:" + r.status());
                     }
-                } catch (IOException | RuntimeException e) {
-                    errors.incrementAndGet();
-                    System.err.println("worker failed: " + e);
-                }
-                clientCpu.addAndGet(THREADS.getCurrentThreadCpuTime() - threadCpu);
-            }, "bench-worker-" + w);
-            workers.add(t);
-            t.start();
+                    if (i % 64 == 0) {
+                        toCheck.put(i, r.body());
+                    }
+                    return Outcome.OK;
+                }, progress -> {
+                });
+        for (RawHttpConnection c : workerConnections) {
+            c.close();
         }
-        for (Thread t : workers) {
-            t.join();
+        long clientCpuNanos = workerCpu.values().stream().mapToLong(c -> Math.max(0, c[1] - c[0])).sum();
+        long errors = run.failed();
+        long checkedRefusals = 0;
+        DataEncryption encryption = new DataEncryption(RANDOM);
+        for (Map.Entry<Integer, byte[]> answer : toCheck.entrySet()) {
+            var at = AuthorizationMessages.readResponse(answer.getValue(), requests.get(answer.getKey()).message(), pki.aa, encryption);
+            if (!at.ok()) {
+                checkedRefusals++;
+            } else {
+                CertificateChecks.checkIssuedBy(at.authorizationTicket().orElseThrow(), pki.aa, Instant.now());
+            }
         }
-        double seconds = (lastEnd.get() - start) / 1e9;
+        double seconds = run.elapsed().toNanos() / 1e9;
         long cpuTotal = processCpuNanos() - cpuBefore;
         long opened = tcpActiveOpens() - opensBefore;
         CpuSplit split = cpuSplit().minus(splitBefore);
@@ -398,8 +392,7 @@ public final class AaThroughputBenchmark {
             recording.close();
         }
         Map<String, double[]> after = scrape(aas);
-        Histogram all = new Histogram(60_000_000L, 3);
-        histograms.forEach(all::add);
+        Histogram all = run.latencyMicros();
         double issued = delta(before, after, "issued");
         double refused = delta(before, after, "refused") + delta(before, after, "undecryptable");
         Map<String, Double> phases = new HashMap<>();
@@ -408,9 +401,9 @@ public final class AaThroughputBenchmark {
             double[] a = after.getOrDefault("phase:" + phase, new double[2]);
             phases.put(phase, a[1] - b[1] == 0 ? 0 : (a[0] - b[0]) / (a[1] - b[1]) * 1000);
         }
-        Result result = new Result(setup, concurrency, all.getTotalCount(), errors.get(), seconds, issued / seconds, all, phases,
-                (long) refused + checkedRefusals.get(), split.services() / 1e6 / Math.max(1, issued),
-                clientCpu.get() / 1e6 / Math.max(1, issued), cpuTotal / 1e9 / seconds,
+        Result result = new Result(setup, concurrency, run.succeeded() + run.failed(), errors, seconds, issued / seconds, all, phases,
+                (long) refused + checkedRefusals, split.services() / 1e6 / Math.max(1, issued),
+                clientCpuNanos / 1e6 / Math.max(1, issued), cpuTotal / 1e9 / seconds,
                 String.format(Locale.ROOT, "%.2f + %.2f + %.2f", split.aa() / 1e6 / Math.max(1, issued),
                         split.ea() / 1e6 / Math.max(1, issued),
                         split.redis() / 1e6 / Math.max(1, issued)));
@@ -419,7 +412,7 @@ public final class AaThroughputBenchmark {
                         + "  errors %d  refused %d  phases ms: decrypt %.2f validation %.2f issue %.2f encrypt %.2f"
                         + "  cpu ms/AT: server %.2f client %.2f  cores %.2f  load %s",
                 setup, concurrency, result.perSecond(), result.issuedPerSecond(), result.millis(50), result.millis(99), result.millis(99.9),
-                all.getMaxValue() / 1000.0, errors.get(), result.refused(), phases.get("decrypt"), phases.get("validation"),
+                all.getMaxValue() / 1000.0, errors, result.refused(), phases.get("decrypt"), phases.get("validation"),
                 phases.get("issue"), phases.get("encrypt"), result.serverCpuMsPerAt(), result.clientCpuMsPerAt(), result.coresUsed(),
                 loadAverage()));
         double perAt = 1e6 * Math.max(1, issued);
@@ -427,10 +420,10 @@ public final class AaThroughputBenchmark {
                 + " (load generator %.2f, the rest Operator, RCA, DC, GC and JIT); kernel share of the AA and EA JVMs' CPU %.0f %%;"
                 + " their JIT compiler threads %.2f s; TCP connections opened on the machine %d"
                 + " (for %d requests and as many AA-to-EA calls); window %s-%s",
-                split.aa() / perAt, split.ea() / perAt, split.redis() / perAt, split.harness() / perAt, clientCpu.get() / perAt,
+                split.aa() / perAt, split.ea() / perAt, split.redis() / perAt, split.harness() / perAt, clientCpuNanos / perAt,
                 100.0 * split.serviceKernelTicks() / Math.max(1, split.serviceKernelTicks() + split.serviceUserTicks()),
                 split.serviceCompilerTicks() / 100.0, opened,
-                all.getTotalCount(), wallStart, LocalTime.now().truncatedTo(ChronoUnit.SECONDS)));
+                run.succeeded() + run.failed(), wallStart, LocalTime.now().truncatedTo(ChronoUnit.SECONDS)));
         return result;
     }
 
@@ -576,37 +569,18 @@ public final class AaThroughputBenchmark {
         List<StationMessages.Request> requests = prepare(duration.toMillis() / 1000.0);
         // this JVM only: the ceiling's work is all here (the idle EA process and redis-servers are not part of it)
         long cpuBefore = ownCpuNanos();
-        AtomicInteger cursor = new AtomicInteger();
         AtomicLong issued = new AtomicLong();
-        List<Histogram> histograms = new ArrayList<>();
-        List<Thread> workers = new ArrayList<>();
-        long start = System.nanoTime();
-        long deadline = start + duration.toNanos();
-        AtomicLong lastEnd = new AtomicLong(start);
-        for (int w = 0; w < threads; w++) {
-            Histogram h = new Histogram(60_000_000L, 3);
-            histograms.add(h);
-            Thread t = new Thread(() -> {
-                for (int i = cursor.getAndIncrement(); i < requests.size() && System.nanoTime() < deadline; i = cursor.getAndIncrement()) {
-                    long t0 = System.nanoTime();
-                    AuthorizationOutcome outcome = service.authorize(requests.get(i).body()).join();
-                    long t1 = System.nanoTime();
-                    h.recordValue(Math.max(1, (t1 - t0) / 1_000));
-                    lastEnd.accumulateAndGet(t1, Math::max);
+        PhaseResult run = new LoadRunner().run("ceiling-t" + threads, PhaseResult.AUTHORIZATION,
+                new LoadModel.Closed(threads, requests.size(), duration), n -> {
+                    AuthorizationOutcome outcome = service.authorize(requests.get((int) n).body()).join();
                     if (outcome instanceof AuthorizationOutcome.Answered a && a.responseCode() == EtsiCodes.Authorization.OK) {
                         issued.incrementAndGet();
                     }
-                }
-            });
-            workers.add(t);
-            t.start();
-        }
-        for (Thread t : workers) {
-            t.join();
-        }
-        double seconds = (lastEnd.get() - start) / 1e9;
-        Histogram all = new Histogram(60_000_000L, 3);
-        histograms.forEach(all::add);
+                    return Outcome.OK;
+                }, progress -> {
+                });
+        double seconds = run.elapsed().toNanos() / 1e9;
+        Histogram all = run.latencyMicros();
         long cpu = ownCpuNanos() - cpuBefore;
         Result r = new Result(setup, threads, all.getTotalCount(), all.getTotalCount() - issued.get(), seconds, issued.get() / seconds,
                 all, Map.of(), 0, cpu / 1e6 / Math.max(1, issued.get()), 0, cpu / 1e9 / seconds, "");
@@ -683,10 +657,10 @@ public final class AaThroughputBenchmark {
     /** The CPU so far of the AA JVMs, the EA JVMs, this JVM and the redis-servers; kernel, user and JIT compiler ticks of the AA and EA JVMs. */
     CpuSplit cpuSplit() {
         List<ProcessHandle> services = new ArrayList<>();
-        aaProcesses.forEach(p -> services.add(p.toHandle()));
-        eaProcesses.forEach(p -> services.add(p.toHandle()));
-        long aa = aaProcesses.stream().mapToLong(p -> cpuNanos(p.toHandle())).sum();
-        long ea = eaProcesses.stream().mapToLong(p -> cpuNanos(p.toHandle())).sum();
+        aaProcesses.forEach(p -> ProcessHandle.of(p.pid()).ifPresent(services::add));
+        eaProcesses.forEach(p -> ProcessHandle.of(p.pid()).ifPresent(services::add));
+        long aa = aaProcesses.stream().flatMap(p -> ProcessHandle.of(p.pid()).stream()).mapToLong(AaThroughputBenchmark::cpuNanos).sum();
+        long ea = eaProcesses.stream().flatMap(p -> ProcessHandle.of(p.pid()).stream()).mapToLong(AaThroughputBenchmark::cpuNanos).sum();
         long redis = ProcessHandle.current().descendants().filter(AaThroughputBenchmark::isRedis).mapToLong(AaThroughputBenchmark::cpuNanos)
                 .sum();
         long kernel = 0;
@@ -744,7 +718,7 @@ public final class AaThroughputBenchmark {
      * The scheduling policy of this JVM and of each AA and EA process, as {@code run-aa-benchmark.sh} set it (SCHED_BATCH
      * unless {@code VPKI_BENCH_SCHED=other}; the processes this JVM starts inherit it).
      */
-    String schedulingPolicies(List<Process> aas) {
+    String schedulingPolicies(List<ChildProcess> aas) {
         Map<String, Long> pids = new LinkedHashMap<>();
         pids.put("this JVM", ProcessHandle.current().pid());
         for (int i = 0; i < aas.size(); i++) {

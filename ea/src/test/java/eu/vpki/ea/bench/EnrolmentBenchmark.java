@@ -1,5 +1,9 @@
 package eu.vpki.ea.bench;
 
+import eu.vpki.station.load.LoadModel;
+import eu.vpki.station.load.LoadRunner;
+import eu.vpki.station.load.Outcome;
+import eu.vpki.station.load.PhaseResult;
 import eu.vpki.common.etsi.crypto.DeploymentCa;
 import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.ts103097.DataEncryption;
@@ -22,7 +26,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -179,21 +182,21 @@ public final class EnrolmentBenchmark {
 
             // warm-up: 10 % of the requests, not measured
             int warm = requests / 10;
-            drive(members, prepared.subList(0, warm), threads);
+            drive(members, prepared.subList(0, warm), threads, new byte[warm][]);
             // saturation: all client threads
-            long[] sat = new long[requests - warm - 200];
+            int measured = requests - warm - 200;
             long start = System.nanoTime();
             long cpuStart = processCpuNanos();
             long redisStart = redisCpuNanos();
             long jitStart = jitMillis();
-            byte[][] responses = drive(members, prepared.subList(warm, warm + sat.length), threads, sat);
+            byte[][] responses = new byte[measured][];
+            PhaseResult sat = drive(members, prepared.subList(warm, warm + measured), threads, responses);
             double seconds = (System.nanoTime() - start) / 1e9;
-            double cpuMillisPerEc = (processCpuNanos() - cpuStart) / 1e6 / sat.length;
-            double redisMillisPerEc = (redisCpuNanos() - redisStart) / 1e6 / sat.length;
+            double cpuMillisPerEc = (processCpuNanos() - cpuStart) / 1e6 / measured;
+            double redisMillisPerEc = (redisCpuNanos() - redisStart) / 1e6 / measured;
             long jit = jitMillis() - jitStart;
             // below saturation: one client, one request at a time
-            long[] single = new long[200];
-            drive(members, prepared.subList(warm + sat.length, requests), 1, single);
+            PhaseResult single = drive(members, prepared.subList(warm + measured, requests), 1, new byte[200][]);
 
             int ok = 0;
             for (int i = 0; i < responses.length; i++) {
@@ -209,8 +212,9 @@ public final class EnrolmentBenchmark {
                             + "%s + %s: %d EC in %.2f s = %.0f EC/s (%d threads), ok %d/%d, p50 %.2f ms, p99 %.2f ms;"
                             + " single client p50 %.2f ms, p99 %.2f ms; replicas converged: %s; JVM CPU %.3f ms per EC"
                             + " (JIT compiling %d ms in the window), 3 redis-servers %.3f ms per EC%n",
-                    order, propagation, sat.length, seconds, sat.length / seconds, threads, ok, sat.length,
-                    percentile(sat, 50), percentile(sat, 99), percentile(single, 50), percentile(single, 99), converged, cpuMillisPerEc,
+                    order, propagation, measured, seconds, measured / seconds, threads, ok, measured,
+                    sat.latencyMillis(50), sat.latencyMillis(99), single.latencyMillis(50), single.latencyMillis(99), converged,
+                    cpuMillisPerEc,
                     jit, redisMillisPerEc);
         } finally {
             members.forEach(ClusterMember::close);
@@ -231,38 +235,34 @@ public final class EnrolmentBenchmark {
         var identity = new eu.vpki.common.etsi.ts103097.DecryptionIdentity(PKI.eaEncKey, PKI.ea.hashedId8(), PKI.ea.sha256());
         var encryption = new eu.vpki.common.etsi.ts103097.DataEncryption(new java.security.SecureRandom());
         var signer = PKI.eaSigner();
-        AtomicInteger next = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
         long start = System.nanoTime();
         long cpuStart = processCpuNanos();
         long jitStart = jitMillis();
-        long until = start + atLeast.toNanos();
-        List<Future<?>> clients = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            clients.add(pool.submit(() -> {
-                // no replay guard on this path, so a warm-up may go round the prepared requests again
-                for (int n = next.getAndIncrement(), i = n % requests; n < requests
-                        || System.nanoTime() < until; n = next.getAndIncrement(), i = n % requests) {
-                    var decrypted = eu.vpki.common.etsi.ts102941.DecryptedRequest.decrypt(prepared.get(i).body(), identity, encryption);
-                    var received = eu.vpki.common.etsi.ts102941.EnrolmentMessages.parseRequest(decrypted);
-                    received.outerSignature().requireSelfSignedBy(stations.get(i).canonicalKey().publicKey(),
-                            eu.vpki.common.error.ErrorCode.CANONICAL_KEY_MISMATCH);
-                    var ec = eu.vpki.common.etsi.ts103097.CertificateIssuer.issue(
-                            eu.vpki.common.etsi.ts103097.CertificateProfiles.enrolmentCredential(
-                                    eu.vpki.common.etsi.ts103097.Validity.of(CLOCK.instant(),
-                                            eu.vpki.common.etsi.ts103097.Validity.Unit.HOURS, 24),
-                                    received.request().verificationKey(), null, null),
-                            PKI.ea, signer);
-                    eu.vpki.common.etsi.ts102941.EnrolmentMessages.response(decrypted, 0, ec, signer, PKI.ea, CLOCK.instant(), encryption);
-                }
-            }));
+        // the one load generator, closed loop: the measured pass takes every prepared request once; the warm-up goes
+        // round them for atLeast (no replay guard on this path)
+        LoadModel model = atLeast.isZero()
+                ? new LoadModel.Closed(threads, requests, Duration.ofHours(1))
+                : new LoadModel.Closed(threads, Long.MAX_VALUE, atLeast);
+        PhaseResult r = new LoadRunner().run("ceiling", PhaseResult.ENROLMENT, model, n -> {
+            int i = (int) (n % requests);
+            var decrypted = eu.vpki.common.etsi.ts102941.DecryptedRequest.decrypt(prepared.get(i).body(), identity, encryption);
+            var received = eu.vpki.common.etsi.ts102941.EnrolmentMessages.parseRequest(decrypted);
+            received.outerSignature().requireSelfSignedBy(stations.get(i).canonicalKey().publicKey(),
+                    eu.vpki.common.error.ErrorCode.CANONICAL_KEY_MISMATCH);
+            var ec = eu.vpki.common.etsi.ts103097.CertificateIssuer.issue(
+                    eu.vpki.common.etsi.ts103097.CertificateProfiles.enrolmentCredential(
+                            eu.vpki.common.etsi.ts103097.Validity.of(CLOCK.instant(), eu.vpki.common.etsi.ts103097.Validity.Unit.HOURS, 24),
+                            received.request().verificationKey(), null, null),
+                    PKI.ea, signer);
+            eu.vpki.common.etsi.ts102941.EnrolmentMessages.response(decrypted, 0, ec, signer, PKI.ea, CLOCK.instant(), encryption);
+            return Outcome.OK;
+        }, progress -> {
+        });
+        if (r.failed() > 0) {
+            throw new IllegalStateException("the ceiling's requests failed: " + r.failuresByCode());
         }
-        for (Future<?> c : clients) {
-            c.get();
-        }
-        pool.shutdown();
         double seconds = (System.nanoTime() - start) / 1e9;
-        int done = next.get() - threads; // every client's last getAndIncrement ended its loop
+        long done = r.succeeded();
         if (report) {
             System.out.printf(
                     "crypto-only ceiling: %d EC in %.2f s = %.0f EC/s (%d threads, no Redis, no replication); JVM CPU %.3f ms per EC"
@@ -315,45 +315,26 @@ public final class EnrolmentBenchmark {
         }
     }
 
-    private static void drive(List<ClusterMember> members, List<StationMessages.Request> requests, int threads) throws Exception {
-        drive(members, requests, threads, new long[requests.size()]);
-    }
-
-    /** Sends each request to replica i % 3 from {@code threads} closed-loop clients; latencies in nanoseconds. */
-    private static byte[][] drive(List<ClusterMember> members, List<StationMessages.Request> requests, int threads, long[] latencies)
-            throws Exception {
-        byte[][] responses = new byte[requests.size()][];
-        AtomicInteger next = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> clients = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                clients.add(pool.submit(() -> {
-                    for (int i = next.getAndIncrement(); i < requests.size(); i = next.getAndIncrement()) {
-                        long t0 = System.nanoTime();
-                        responses[i] = members.get(i % 3).enrolment.enrol(requests.get(i).body());
-                        latencies[i] = System.nanoTime() - t0;
-                    }
-                }));
-            }
-            for (Future<?> c : clients) {
-                c.get();
-            }
-        } finally {
-            pool.shutdown();
+    /**
+     * Sends each request to replica i % 3 from {@code threads} closed-loop clients of the one load generator
+     * ({@link LoadRunner}, closed loop), the answers into {@code responses}; fails if any request failed.
+     */
+    private static PhaseResult drive(List<ClusterMember> members, List<StationMessages.Request> requests, int threads, byte[][] responses) {
+        PhaseResult r = new LoadRunner().run("enrolment", PhaseResult.ENROLMENT, new LoadModel.Closed(threads, requests.size(),
+                Duration.ofHours(1)), i -> {
+                    responses[(int) i] = members.get((int) (i % 3)).enrolment.enrol(requests.get((int) i).body());
+                    return Outcome.OK;
+                }, progress -> {
+                });
+        if (r.succeeded() != requests.size()) {
+            throw new IllegalStateException("enrolments failed in the client: " + r.failuresByCode());
         }
-        return responses;
+        return r;
     }
 
     /** CPU time of this JVM (all threads: EA cores, JGroups, appliers; not the redis-server processes). */
     private static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
-    }
-
-    private static double percentile(long[] nanos, int p) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)] / 1e6;
     }
 }
