@@ -622,17 +622,6 @@ public final class LocalCluster implements AutoCloseable {
         return URI.create("https://" + host.address() + ":" + port);
     }
 
-    private static HttpResponse<String> send(HttpClient http, HttpRequest r) {
-        try {
-            return http.send(r, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     private byte[] get(URI uri) {
         try {
             HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
