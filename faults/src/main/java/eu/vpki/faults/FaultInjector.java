@@ -209,9 +209,9 @@ final class FaultInjector {
         hold(rec.plan.holdMs());
         r.startRedis();
         long logFrom = logLength(r);
-        ServiceProcess jvm = r.startJvm();
-        rec.step("restarted-empty");
         if (crash) {
+            ServiceProcess jvm = r.startJvm();
+            rec.step("restarted-empty");
             long deadline = System.nanoTime() + limits.health().toNanos();
             boolean seen = false;
             while (!seen && jvm.isAlive() && System.nanoTime() < deadline) {
@@ -231,7 +231,7 @@ final class FaultInjector {
             hold(timingRestart());
             start(rec, List.of(r), "restarted-again");
         } else {
-            start(rec, List.of(r), "healthy-check");
+            start(rec, List.of(r), "restarted-empty");
         }
         String log = r.jvm() == null ? "" : logSince(r.jvm().log(), logFrom);
         rec.note(log.contains(SNAPSHOT_INSTALLED)
