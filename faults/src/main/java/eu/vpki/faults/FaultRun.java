@@ -194,7 +194,7 @@ public final class FaultRun {
             // the last word on every replica's resources, taken after the quiet period, just before the read
             cluster.replicas().forEach(r -> resources.add(injector.views().resources(r, logPrefix, history::now)));
             for (ReplicaNode r : cluster.replicas()) {
-                states.add(read(r));
+                states.add(read(r, config.fleet() > 0));
                 if (r.kind() == ReplicaNode.Kind.EA && r.jvm() != null) {
                     tokens.addAll(AuditTokens.read(r.name(), LocalCluster.auditDir(spec)));
                 }
@@ -250,11 +250,21 @@ public final class FaultRun {
         return new ConsistencyWorkload(history, http, obu, operators, e.operatorToken(), eas, aas, settings);
     }
 
-    /** One replica's state through the replication library; unreadable (with the reason) if its Redis does not answer. */
-    private static ReplicaState read(ReplicaNode r) {
+    /**
+     * One replica's state through the replication library; unreadable (with the reason) if its Redis does not answer.
+     * With {@code withoutFleet}, the keys and set members of the fleet fill ({@link FleetFill#ID_PREFIX}) are left out of
+     * the contents (a million stations would not fit the history file); the digest still covers them, so that the
+     * divergence check compares them too.
+     */
+    static ReplicaState read(ReplicaNode r, boolean withoutFleet) {
         try {
             RedisStateMachine machine = r.stateMachine(FleetKeys.KEYSPACE);
-            return new ReplicaState(r.name(), machine.digest(), machine.appliedSeqs(), machine.contents(), null);
+            String digest = machine.digest();
+            java.util.SortedMap<String, RedisStateMachine.KeyContent> contents = machine.contents();
+            if (withoutFleet) {
+                contents = FleetFill.withoutFill(contents);
+            }
+            return new ReplicaState(r.name(), digest, machine.appliedSeqs(), contents, null);
         } catch (RuntimeException e) {
             return ReplicaState.unreadable(r.name(), e.toString());
         }

@@ -27,6 +27,8 @@ import java.util.function.Consumer;
  * {@code fill-<n>}; the divergence check compares them like every other key.
  */
 final class FleetFill {
+    /** The canonical ids of the fill: {@code fill-0}, {@code fill-1}, ... */
+    static final String ID_PREFIX = "fill-";
     /** Stations per registration request. */
     static final int BATCH = 1_000;
     /** Requests in flight. */
@@ -65,7 +67,7 @@ final class FleetFill {
                 inFlight.add(pool.submit(() -> {
                     List<SimulatedStation> batch = new ArrayList<>((int) (to - from));
                     for (long i = from; i < to; i++) {
-                        batch.add(new SimulatedStation("fill-" + i, shared));
+                        batch.add(new SimulatedStation(ID_PREFIX + i, shared));
                     }
                     registerWithRetries(client, clients, batch, retries);
                     long total = done.addAndGet(batch.size());
@@ -113,6 +115,25 @@ final class FleetFill {
         }
         throw new IOException(
                 "the fleet fill could not register " + batch.get(0).canonicalId() + ".. after " + ATTEMPTS + " attempts: " + last);
+    }
+
+    /** {@code contents} without the fill's keys, and its sets without the fill's members. */
+    static java.util.SortedMap<String, eu.vpki.common.replication.RedisStateMachine.KeyContent> withoutFill(
+                                                                                                            java.util.SortedMap<String, eu.vpki.common.replication.RedisStateMachine.KeyContent> contents) {
+        java.util.SortedMap<String, eu.vpki.common.replication.RedisStateMachine.KeyContent> kept = new java.util.TreeMap<>();
+        contents.forEach((key, content) -> {
+            if (key.contains(":" + ID_PREFIX)) {
+                return;
+            }
+            if (content.members().stream().anyMatch(m -> m.startsWith(ID_PREFIX))) {
+                java.util.Set<String> members = new java.util.TreeSet<>(content.members());
+                members.removeIf(m -> m.startsWith(ID_PREFIX));
+                content = new eu.vpki.common.replication.RedisStateMachine.KeyContent(key, content.kind(), content.hash(), members,
+                        content.value());
+            }
+            kept.put(key, content);
+        });
+        return kept;
     }
 
     private static void await(Future<?> f) throws IOException, InterruptedException {

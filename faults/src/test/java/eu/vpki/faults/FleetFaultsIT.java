@@ -42,8 +42,15 @@ class FleetFaultsIT {
                 Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(5),
                 new ConsistencyWorkload.Settings(15, 16, 0, Duration.ofSeconds(15)), HISTORIES, Duration.ofMinutes(10), FLEET);
 
-        FaultRun.Result result = FaultRun.run(config, new LoopbackNetwork(), null,
-                line -> System.err.println(java.time.LocalTime.now() + " " + line));
+        Map<String, Long> fleetOnReplica = new java.util.concurrent.ConcurrentHashMap<>();
+        FaultRun.Result result = FaultRun.run(config, new LoopbackNetwork(), (cluster, history) -> {
+            for (eu.vpki.testbed.ReplicaNode r : cluster.replicas()) {
+                try (redis.clients.jedis.Jedis jedis = r.redis().connect(10_000)) {
+                    fleetOnReplica.put(r.name(),
+                            (long) jedis.keys(eu.vpki.common.fleet.FleetKeys.station(FleetFill.ID_PREFIX) + "*").size());
+                }
+            }
+        }, line -> System.err.println(java.time.LocalTime.now() + " " + line));
 
         RunRecord run = result.record();
         assertThat(run.faults()).hasSize(2).allSatisfy(f -> assertThat(f.recovered()).as(f.kind() + ": " + f.note()).isTrue());
@@ -52,11 +59,13 @@ class FleetFaultsIT {
         FaultEvent power = run.faults().stream().filter(f -> f.kind() == FaultKind.REDIS_DATA_LOSS).findFirst().orElseThrow();
         assertThat(power.stepAt("aof-cut")).isPositive();
         assertThat(run.info().settings().get("fleet")).startsWith(FLEET + " stations registered");
+        assertThat(fleetOnReplica).as("the whole fleet on every replica").hasSize(4).allSatisfy((r, n) -> assertThat(n).isEqualTo(FLEET));
         assertThat(run.states()).hasSize(4).allSatisfy(s -> {
             assertThat(s.readable()).as(s.replica()).isTrue();
-            assertThat(s.contents().keySet().stream().filter(k -> k.contains("fill-")).count()).as(s.replica() + ": the fleet")
-                    .isGreaterThanOrEqualTo(FLEET);
+            assertThat(s.contents().keySet()).as("the fill is left out of the history").noneMatch(k -> k.contains(FleetFill.ID_PREFIX));
         });
+        assertThat(run.states()).extracting(ReplicaState::digest).as("the digests cover the fill")
+                .containsOnly(run.states().get(0).digest());
 
         FaultReport report = FaultReport.judge(List.of(run), List.of(result.history().toString()));
         System.err.println(FaultReportWriter.text(report));
