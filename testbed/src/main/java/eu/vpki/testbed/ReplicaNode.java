@@ -147,16 +147,18 @@ public final class ReplicaNode {
 
     /**
      * The environment that makes a JVM read its wall clock through libfaketime, offset by what {@code clockFile}
-     * says ({@code +0}, {@code +240}, {@code -120}: seconds), re-read at most a second after it changed; the
-     * monotonic clock stays real (the JVM's timed waits and the replication's timers keep working, as they do
-     * when an NTP daemon steps the wall clock).
+     * says ({@code +0}, {@code +240}, {@code -120}: seconds), re-read at most a second after it changed. The
+     * monotonic clock moves with it: libfaketime's {@code FAKETIME_DONT_FAKE_MONOTONIC=1}, which would keep it
+     * real as an NTP step does, made a JVM spend about 9 times the CPU (a Spring Boot service then did not
+     * start within 3 minutes on the 2-core machine; measured 2026-11-29, docs/reliability.md). A constant
+     * offset changes no interval; a step moves the monotonic clock too (timed waits end early or late once).
      */
     static Map<String, String> faketimeEnvironment(Path library, Path clockFile) {
         if (!Files.isRegularFile(library)) {
             throw new IllegalArgumentException("no libfaketime at " + library + " (Debian: apt-get install faketime)");
         }
         return Map.of("LD_PRELOAD", library.toString(), "FAKETIME_TIMESTAMP_FILE", clockFile.toString(), "FAKETIME_CACHE_DURATION", "1",
-                "FAKETIME_DONT_FAKE_MONOTONIC", "1", "FAKETIME_DONT_RESET", "1");
+                "FAKETIME_DONT_RESET", "1");
     }
 
     /** Whether this replica's JVM runs with libfaketime (its clock can be set). */
