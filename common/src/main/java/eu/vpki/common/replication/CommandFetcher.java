@@ -100,6 +100,14 @@ final class CommandFetcher {
         return behindApplied.values().stream().anyMatch(behind -> now - behind.sinceNanos() > leaseNanos);
     }
 
+    /**
+     * This replica's state is incomplete (an interrupted state transfer, {@link RedisStateMachine#incompleteState()}):
+     * no log can complete it, a snapshot must replace it.
+     */
+    void needSnapshot() {
+        snapshotNeeded = true;
+    }
+
     /** If a pull found commands no peer's log holds any more: takes a snapshot (blocking; on the control thread). */
     void snapshotIfNeeded(Map<Address, AppliedReport> fresh) {
         if (snapshotNeeded) {
@@ -237,12 +245,14 @@ final class CommandFetcher {
             AppliedReport report = entry.getValue();
             if (dominates(report.applied(), mine)) {
                 log.warn("replica {} replaces its state with {}'s snapshot", config.replicaId(), report.replicaId());
+                // cleared before: a restore that leaves the state incomplete asks for another one (needSnapshot)
+                snapshotNeeded = false;
                 try {
                     peers.fetchState(entry.getKey());
-                    snapshotNeeded = false;
                     fetched.clear();
                     trimmer.forget();
                 } catch (Exception e) {
+                    snapshotNeeded = true;
                     log.warn("snapshot from {} failed: {}", report.replicaId(), e.toString());
                 }
                 return;
