@@ -94,9 +94,9 @@ final class CommandSender {
      * JGroups in order (SEQUENCER and NAKACK2 keep the order they are handed). {@code refusal} is checked
      * again under the lock. A command every replica would refuse (with credentials: this replica's certificate is
      * not valid at the origin time its clock gives) is not numbered nor sent, and the submit fails with
-     * {@code NOT_SERVING}: its number is not spent, so no replica waits for it. If JGroups refuses the message, the number is spent and nobody holds that
-     * command, so every later command of this origin would wait for it forever: this membership then
-     * fails (via {@code failed}) and the replica rejoins as a new origin.
+     * {@code NOT_SERVING}: its number is not spent, so no replica waits for it. If JGroups refuses the message, the
+     * number is spent and nobody holds that command, so every later command of this origin would wait for it
+     * forever: this membership then fails (via {@code failed}) and the replica rejoins as a new origin.
      */
     void send(List<Operation> operations, CompletableFuture<Acknowledgement> result, Executor completer,
               Supplier<ReplicationException> refusal, Consumer<RuntimeException> failed) {
