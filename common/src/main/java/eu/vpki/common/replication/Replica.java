@@ -107,6 +107,12 @@ public final class Replica implements AutoCloseable {
             public ReplicaStatus status() {
                 return Replica.this.status();
             }
+
+            @Override
+            public boolean stateIncomplete() {
+                Membership current = membership;
+                return current != null && current.antiEntropy().gate().incomplete();
+            }
         });
         this.completions = Executors.newSingleThreadExecutor(daemon("vpki-complete-" + config.replicaId()));
         this.server = Executors.newSingleThreadExecutor(daemon("vpki-serve-" + config.replicaId()));
