@@ -149,7 +149,12 @@ public final class RedisServer implements AutoCloseable {
         }
         RedisServer server = new RedisServer(process, options, port, directory, options.dataDir() == null);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (!server.answersPing()) {
+        for (Ping ping = server.ping(); ping != Ping.PONG; ping = server.ping()) {
+            if (ping == Ping.LOADING) {
+                // loading its data set (a million stations' append-only file takes minutes on a busy machine): it is
+                // starting, not stuck; the time limit counts from the moment it stops loading
+                deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+            }
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 String log = server.log();
                 server.kill();
@@ -180,11 +185,16 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private boolean answersPing() {
+    /** What a PING gets while a redis-server starts. */
+    enum Ping { PONG, LOADING, NOTHING }
+
+    private Ping ping() {
         try (Jedis jedis = connect(1_000)) {
-            return "PONG".equals(jedis.ping());
+            return "PONG".equals(jedis.ping()) ? Ping.PONG : Ping.NOTHING;
+        } catch (redis.clients.jedis.exceptions.JedisDataException e) {
+            return e.getMessage() != null && e.getMessage().startsWith("LOADING") ? Ping.LOADING : Ping.NOTHING;
         } catch (JedisException e) {
-            return false;
+            return Ping.NOTHING;
         }
     }
 
