@@ -2,7 +2,9 @@ package eu.vpki.common.replication;
 
 import eu.vpki.common.error.ErrorCode;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jgroups.Address;
 import org.jgroups.JChannel;
+import org.jgroups.View;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Jedis;
@@ -10,6 +12,7 @@ import redis.clients.jedis.JedisPool;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -106,6 +109,21 @@ public final class Replica implements AutoCloseable {
             @Override
             public ReplicaStatus status() {
                 return Replica.this.status();
+            }
+
+            @Override
+            public boolean coordinator() {
+                return Replica.this.coordinator();
+            }
+
+            @Override
+            public long commandLogLength() {
+                return Replica.this.commandLogLength();
+            }
+
+            @Override
+            public ReplicationSnapshot.RedisMemory redisMemory() {
+                return Replica.this.redisMemory();
             }
         });
         this.completions = Executors.newSingleThreadExecutor(daemon("vpki-complete-" + config.replicaId()));
@@ -351,6 +369,94 @@ public final class Replica implements AutoCloseable {
         long missing = current.antiEntropy().missing();
         ServingGate.Verdict verdict = current.antiEntropy().gate().verdict(now, view, gaps);
         return new ReplicaStatus(verdict.state(), config.replicaId(), origin, view, expected, missing, held, verdict.detail());
+    }
+
+    /**
+     * What this replica knows of the group now, for an operator or a monitoring tool: the view and its
+     * coordinator, each member's applied positions (from its latest report) and how far behind it is,
+     * the serving gate and why it is closed, this replica's command log, gaps and hold-back, its Redis's
+     * memory. Reads its Redis (the log lengths, {@code INFO memory}); a figure it cannot read is -1 or
+     * {@code null}, never an exception.
+     */
+    public ReplicationSnapshot snapshot() {
+        ReplicaStatus status = status();
+        Membership current = membership;
+        ReplicationSnapshot.RedisMemory memory = redisMemory();
+        View view = current == null || lifecycle != Lifecycle.CONNECTED ? null : current.view();
+        if (view == null) {
+            return new ReplicationSnapshot(clock.instant(), config.clusterName(), status, "", "", List.of(), List.of(), 0, memory);
+        }
+        long now = System.nanoTime();
+        Address self = current.channel().getAddress();
+        Map<Address, PeerReports.Heard> heard = current.antiEntropy().heard();
+        List<ReplicationSnapshot.Member> members = new ArrayList<>();
+        for (Address member : view.getMembers()) {
+            boolean coordinator = member.equals(view.getCoord());
+            PeerReports.Heard report = heard.get(member);
+            if (member.equals(self)) {
+                members.add(new ReplicationSnapshot.Member(config.replicaId(), current.origin(), true, coordinator, status.serving(), 0,
+                        current.watermarks().snapshot(), 0));
+            } else if (report == null) {
+                members.add(new ReplicationSnapshot.Member(String.valueOf(member), "", false, coordinator, false, -1, Map.of(), 0));
+            } else {
+                members.add(new ReplicationSnapshot.Member(report.report().replicaId(), report.report().origin(), false, coordinator,
+                        report.report().serving(), TimeUnit.NANOSECONDS.toMillis(now - report.nanos()), report.report().applied(), 0));
+            }
+        }
+        members = ReplicationSnapshot.withBehind(members);
+        Map<String, Long> newest = ReplicationSnapshot.newest(members);
+        Map<String, Long> applied = current.watermarks().snapshot();
+        Map<String, Applier.Gap> gaps = current.applier().gaps();
+        java.util.SortedSet<String> origins = new java.util.TreeSet<>(applied.keySet());
+        origins.addAll(newest.keySet());
+        origins.addAll(gaps.keySet());
+        List<ReplicationSnapshot.OriginPosition> positions = new ArrayList<>();
+        for (String of : origins) {
+            long length;
+            long logFrom;
+            try {
+                length = commandLog.length(of);
+                logFrom = current.antiEntropy().logFirst(of);
+            } catch (RuntimeException e) {
+                length = -1;
+                logFrom = 0;
+            }
+            Applier.Gap gap = gaps.get(of);
+            long own = applied.getOrDefault(of, 0L);
+            positions.add(new ReplicationSnapshot.OriginPosition(of, own, Math.max(own, newest.getOrDefault(of, 0L)), logFrom, length,
+                    gap == null ? 0 : gap.from(), gap == null ? 0 : gap.held()));
+        }
+        return new ReplicationSnapshot(clock.instant(), config.clusterName(), status, String.valueOf(view.getViewId()),
+                String.valueOf(view.getCoord()), members, positions, current.applier().queued(), memory);
+    }
+
+    /** Commands in this replica's command log over every origin it applied; -1 when its Redis does not answer. */
+    long commandLogLength() {
+        try {
+            long total = 0;
+            for (String of : stateMachine.appliedSeqs().keySet()) {
+                total += commandLog.length(of);
+            }
+            return total;
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Its Redis's memory; null when Redis does not answer. */
+    ReplicationSnapshot.RedisMemory redisMemory() {
+        try {
+            return stateMachine.memory();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Whether this replica coordinates its current view. */
+    boolean coordinator() {
+        Membership current = membership;
+        View view = current == null || lifecycle != Lifecycle.CONNECTED ? null : current.view();
+        return view != null && view.getCoord() != null && view.getCoord().equals(current.channel().getAddress());
     }
 
     /** The SHA-256 digest of this replica's replicated state (see {@link RedisStateMachine#digest()}). */
