@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * {@code docs/operations.md}). Cheap but not free (a few Redis reads): for an endpoint or a tool, not for
  * every request ({@link Replica#status()} is that).
  *
- * <p>Positions are sequence numbers per origin (an incarnation of a replica, {@code <replicaId>@<epoch>}):
+ * <p>Positions are sequence numbers per origin (an incarnation of a replica, {@code <replicaId>~<epoch>}):
  * everything up to a position is applied. A member is {@code behind} by, per origin, the highest position
  * any member of the view reported minus its own, summed over origins in {@link Member#behind()}.
  *
@@ -67,7 +67,7 @@ public record ReplicationSnapshot(Instant takenAt, String cluster, ReplicaStatus
     /**
      * This replica's position for one origin.
      *
-     * @param origin     the origin ({@code <replicaId>@<epoch>})
+     * @param origin     the origin ({@code <replicaId>~<epoch>})
      * @param applied    the highest sequence number of it applied here
      * @param newest     the highest any member of the view reported applied (at least {@code applied})
      * @param logFrom    the first sequence number still in this replica's command log; 0 when the log holds none

@@ -18,7 +18,8 @@ import java.util.Map;
  *       {@code server.port} is 0, as in tests); {@code -1} turns the management server off;</li>
  *   <li>{@code management.server.address}: {@code 127.0.0.1} (deployments that let a load balancer
  *       check health set it, e.g. to {@code 0.0.0.0} behind a security group);</li>
- *   <li>{@code management.endpoints.web.exposure.include}: {@code health,info,prometheus,metrics,sbom};</li>
+ *   <li>{@code management.endpoints.web.exposure.include}: {@code health,info,prometheus,metrics,sbom,replication}
+ *       ({@code replication}: EA and Operator replicas only, {@code docs/operations.md});</li>
  *   <li>{@code management.endpoint.health.show-details}: {@code always} (the port is private; the
  *       details say why a replica is out of service);</li>
  *   <li>{@code spring.info.git.location}: common's {@code META-INF/vpki-version.properties} (the {@code git} section of
@@ -54,7 +55,7 @@ public final class ManagementDefaults implements EnvironmentPostProcessor, Order
             }
         }
         putIfAbsent(environment, defaults, "management.server.address", "127.0.0.1");
-        putIfAbsent(environment, defaults, "management.endpoints.web.exposure.include", "health,info,prometheus,metrics,sbom");
+        putIfAbsent(environment, defaults, "management.endpoints.web.exposure.include", "health,info,prometheus,metrics,sbom,replication");
         putIfAbsent(environment, defaults, "management.endpoint.health.show-details", "always");
         putIfAbsent(environment, defaults, "spring.info.git.location", GIT_INFO_LOCATION);
         if (environment.getProperty("management.server.ssl.bundle") == null
