@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The Prometheus rules in {@code deploy/prometheus} ({@code docs/operations.md}, "Alerts") are valid and do what
- * their tests say: {@code promtool check rules} and {@code promtool test rules} on every test file. promtool comes
+ * their tests say, and the scrape configuration beside them is valid: {@code promtool check rules} and {@code promtool test rules} on every test file. promtool comes
  * with Debian's {@code prometheus} package ({@code .ci/run} installs it as root); without it the test is skipped,
  * except under {@code CI=true}, where it fails. The last test shows that a broken rule fails its tests.
  */
@@ -33,6 +33,13 @@ class PrometheusRulesTest {
     void theRulesAreValid() throws Exception {
         Run check = promtool(PROMETHEUS, "check", "rules", RULES.toString());
         assertThat(check.exit()).as(check.output()).isZero();
+    }
+
+    @Test
+    void theScrapeConfiguration_isValid_andLoadsTheRules() throws Exception {
+        Run check = promtool(PROMETHEUS, "check", "config", "prometheus.yml");
+        assertThat(check.exit()).as(check.output()).isZero();
+        assertThat(check.output()).contains("1 rule files found");
     }
 
     @Test
