@@ -50,7 +50,7 @@ public final class StatusTable {
             reasons.forEach(line -> out.append(line).append('\n'));
         }
         positions(out, reports);
-        Set<String> views = reports.stream().filter(r -> r.error() == null).map(ReplicaReport::view)
+        Set<String> views = reports.stream().filter(r -> r.error() == null && !r.view().isEmpty()).map(ReplicaReport::view)
                 .collect(Collectors.toCollection(TreeSet::new));
         if (views.size() > 1) {
             out.append("\nthe replicas do not agree on the view: ").append(String.join(", ", views)).append('\n');

@@ -60,6 +60,10 @@ class StatusTableTest {
 
         assertThat(StatusTable.render(List.of(a, b))).contains("the replicas do not agree on the view: [ea-0|4], [ea-1|5]");
         assertThat(StatusTable.render(List.of(a, a))).doesNotContain("do not agree");
+        ReplicaReport failed = ReplicaReport.parse(URI.create("http://c"),
+                json("ea-2", "FAILED", "its Redis failed; rejoining once it answers", 0, 10, 10).replace("\"[ea-0|4]\"", "\"\""));
+        assertThat(StatusTable.render(List.of(a, failed))).as("a replica in no view disagrees with nobody").doesNotContain("do not agree")
+                .contains("ea-2: its Redis failed; rejoining once it answers");
     }
 
     @Test

@@ -145,9 +145,9 @@ final class AntiEntropy {
         return reports.view();
     }
 
-    /** The first sequence number of {@code of} still in this member's log; 0 when it holds none ({@link LogTrimmer#knownLogFirst}). */
-    long logFirst(String of) {
-        return trimmer.knownLogFirst(of);
+    /** The first sequence number of {@code of} still in this member's log as last read; 0 when unknown or none (reads no Redis). */
+    long cachedLogFirst(String of) {
+        return trimmer.cachedLogFirst(of);
     }
 
     /** Commands some member applied that this one has not (includes what is merely in flight). */

@@ -49,6 +49,8 @@ public final class Replica implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Replica.class);
     private static final Duration RECOVERY_INTERVAL = Duration.ofSeconds(1);
+    /** How often the control thread reads its Redis's figures for the snapshot and the gauges ({@link #snapshot()}). */
+    private static final Duration FIGURES_INTERVAL = Duration.ofSeconds(1);
 
     private enum Lifecycle { NEW, CONNECTED, FAILED, CLOSED }
 
@@ -66,6 +68,8 @@ public final class Replica implements AutoCloseable {
     private final ScheduledExecutorService control;
     private volatile Lifecycle lifecycle = Lifecycle.NEW;
     private volatile Membership membership;
+    private volatile RedisFigures redisFigures;
+    private final long figuresMaxAgeNanos;
     /** The run id of the redis-server this membership joined with; another one means Redis restarted. */
     private volatile String redisRunId;
     private ScheduledFuture<?> recovery;
@@ -94,6 +98,8 @@ public final class Replica implements AutoCloseable {
         this.stateMachine = new RedisStateMachine(redis, keyspace);
         this.commandLog = new CommandLog(redis, keyspace);
         this.clock = clock;
+        // a few missed reads (a slow round) are not "unknown"; a Redis that stopped answering is within seconds
+        this.figuresMaxAgeNanos = Math.max(Duration.ofSeconds(5).toNanos(), config.statusInterval().multipliedBy(4).toNanos());
         this.metrics = new ReplicationMetrics(registry, config, new ReplicationMetrics.Gauges() {
             @Override
             public int viewSize() {
@@ -205,6 +211,7 @@ public final class Replica implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("replica {}: anti-entropy round failed: {}", config.replicaId(), e.toString());
         }
+        refreshRedisFigures(current);
     }
 
     private void viewChanged() {
@@ -375,8 +382,8 @@ public final class Replica implements AutoCloseable {
      * What this replica knows of the group now, for an operator or a monitoring tool: the view and its
      * coordinator, each member's applied positions (from its latest report) and how far behind it is,
      * the serving gate and why it is closed, this replica's command log, gaps and hold-back, its Redis's
-     * memory. Reads its Redis (the log lengths, {@code INFO memory}); a figure it cannot read is -1 or
-     * {@code null}, never an exception.
+     * memory. Never waits on Redis: the log lengths and the memory are those the control thread read at most a second
+     * or so before; when they are older than a few seconds (Redis does not answer) they are -1 or {@code null}.
      */
     public ReplicationSnapshot snapshot() {
         ReplicaStatus status = status();
@@ -410,46 +417,67 @@ public final class Replica implements AutoCloseable {
         java.util.SortedSet<String> origins = new java.util.TreeSet<>(applied.keySet());
         origins.addAll(newest.keySet());
         origins.addAll(gaps.keySet());
+        RedisFigures figures = freshRedisFigures();
         List<ReplicationSnapshot.OriginPosition> positions = new ArrayList<>();
         for (String of : origins) {
-            long length;
-            long logFrom;
-            try {
-                length = commandLog.length(of);
-                logFrom = current.antiEntropy().logFirst(of);
-            } catch (RuntimeException e) {
-                length = -1;
-                logFrom = 0;
-            }
             Applier.Gap gap = gaps.get(of);
             long own = applied.getOrDefault(of, 0L);
-            positions.add(new ReplicationSnapshot.OriginPosition(of, own, Math.max(own, newest.getOrDefault(of, 0L)), logFrom, length,
-                    gap == null ? 0 : gap.from(), gap == null ? 0 : gap.held()));
+            long length = figures == null ? -1 : figures.logLengths().getOrDefault(of, -1L);
+            positions.add(new ReplicationSnapshot.OriginPosition(of, own, Math.max(own, newest.getOrDefault(of, 0L)),
+                    current.antiEntropy().cachedLogFirst(of), length, gap == null ? 0 : gap.from(), gap == null ? 0 : gap.held()));
         }
         return new ReplicationSnapshot(clock.instant(), config.clusterName(), status, String.valueOf(view.getViewId()),
                 String.valueOf(view.getCoord()), members, positions, current.applier().queued(), memory);
     }
 
-    /** Commands in this replica's command log over every origin it applied; -1 when its Redis does not answer. */
-    long commandLogLength() {
-        try {
-            long total = 0;
-            for (String of : stateMachine.appliedSeqs().keySet()) {
-                total += commandLog.length(of);
-            }
-            return total;
-        } catch (RuntimeException e) {
-            return -1;
+    /**
+     * What the control thread last read from this replica's Redis for the snapshot and the gauges: its memory and the
+     * length of its command log per origin. Read there, at most once a second, so that neither a scrape nor
+     * {@code /actuator/replication} ever waits on a Redis that hangs; older than {@link #figuresMaxAgeNanos} (Redis
+     * stopped answering, or the replica left the group), they are unknown.
+     */
+    private record RedisFigures(long readNanos, ReplicationSnapshot.RedisMemory memory, Map<String, Long> logLengths) {
+        long logLength() {
+            return logLengths.values().stream().mapToLong(Long::longValue).sum();
         }
     }
 
-    /** Its Redis's memory; null when Redis does not answer. */
-    ReplicationSnapshot.RedisMemory redisMemory() {
-        try {
-            return stateMachine.memory();
-        } catch (RuntimeException e) {
-            return null;
+    /** On the control thread after each anti-entropy round: reads the figures again if the last read is a second old. */
+    private void refreshRedisFigures(Membership current) {
+        long now = System.nanoTime();
+        RedisFigures last = redisFigures;
+        if (last != null && now - last.readNanos() < FIGURES_INTERVAL.toNanos()) {
+            return;
         }
+        try {
+            Map<String, Long> lengths = new java.util.HashMap<>();
+            for (String of : current.watermarks().snapshot().keySet()) {
+                lengths.put(of, commandLog.length(of));
+            }
+            redisFigures = new RedisFigures(now, stateMachine.memory(), Map.copyOf(lengths));
+        } catch (RuntimeException e) {
+            log.debug("replica {}: cannot read its Redis's figures: {}", config.replicaId(), e.toString());
+        }
+    }
+
+    /** The figures if read recently enough; null otherwise. */
+    private RedisFigures freshRedisFigures() {
+        RedisFigures figures = redisFigures;
+        return figures == null || lifecycle != Lifecycle.CONNECTED || System.nanoTime() - figures.readNanos() > figuresMaxAgeNanos
+                ? null
+                : figures;
+    }
+
+    /** Commands in this replica's command log over every origin it applied; -1 when unknown (its Redis does not answer). */
+    long commandLogLength() {
+        RedisFigures figures = freshRedisFigures();
+        return figures == null ? -1 : figures.logLength();
+    }
+
+    /** Its Redis's memory; null when unknown (its Redis does not answer). */
+    ReplicationSnapshot.RedisMemory redisMemory() {
+        RedisFigures figures = freshRedisFigures();
+        return figures == null ? null : figures.memory();
     }
 
     /** Whether this replica coordinates its current view. */

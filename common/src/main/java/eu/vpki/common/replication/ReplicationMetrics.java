@@ -35,9 +35,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code vpki.replication.state} (gauge, tag {@code state} = a {@link ReplicaStatus.State} in lower case): 1 for the
  *       current state, 0 for the others (why the serving gate is closed);</li>
  *   <li>{@code vpki.replication.log.commands} (gauge): commands in this replica's command log (Redis {@code XLEN} per
- *       origin, read at each scrape; NaN while Redis does not answer);</li>
+ *       origin);</li>
  *   <li>{@code vpki.redis.memory.used}, {@code vpki.redis.memory.max} (gauges, bytes): the replica's Redis's
- *       {@code used_memory} and {@code maxmemory} (0 = no limit), from {@code INFO memory} at each scrape;</li>
+ *       {@code used_memory} and {@code maxmemory} (0 = no limit), from {@code INFO memory}. These three are read by the
+ *       replica's control thread about once a second, never by a scrape (a Redis that hangs must not hang the scrape
+ *       that would report it); NaN once the last read is a few seconds old;</li>
  *   <li>{@code vpki.replication.recovered} (counter): commands fetched from a peer's log (gaps filled, catching up);</li>
  *   <li>{@code vpki.replication.refused} (counter, tag {@code reason}): messages refused unread and changing nothing:
  *       {@code malformed} (any kind of message that does not decode), {@code direct} (a delivered command its

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -110,5 +111,29 @@ class ReplicationSnapshotClusterTest {
             assertThat(metrics0.get("vpki.replication.state").tag("state", "minority").gauge().value()).isEqualTo(1);
             assertThat(metrics0.get("vpki.replication.serving").gauge().value()).isZero();
         });
+    }
+
+    @Test
+    void snapshotAndGauges_neverWaitOnARedisThatHangs_andSayItsFiguresAreUnknown() {
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster.startAll();
+        cluster.submitWhenServing(0, put("t:rec:h"));
+        Replica r1 = cluster.member(1).replica();
+        SimpleMeterRegistry metrics1 = cluster.member(1).registry;
+        await().atMost(TestCluster.CONVERGENCE).until(() -> r1.snapshot().redis() != null);
+
+        // every command of every client of r1's Redis waits 20 s from now, as behind a hung server
+        try (redis.clients.jedis.Jedis jedis = cluster.member(1).pool.getResource()) {
+            jedis.sendCommand(redis.clients.jedis.Protocol.Command.CLIENT, "PAUSE", "20000", "ALL");
+        }
+        // a Redis call would block for its 2 s timeout; neither the snapshot nor a scrape makes one
+        await().atMost(TestCluster.CONVERGENCE).untilAsserted(() -> assertTimeoutPreemptively(java.time.Duration.ofMillis(1500), () -> {
+            ReplicationSnapshot snapshot = r1.snapshot();
+            assertThat(snapshot.redis()).isNull();
+            assertThat(snapshot.commandLogLength()).isEqualTo(-1);
+            assertThat(metrics1.get("vpki.redis.memory.used").gauge().value()).isNaN();
+            assertThat(metrics1.get("vpki.replication.log.commands").gauge().value()).isNaN();
+            metrics1.get("vpki.replication.state").gauges().forEach(gauge -> gauge.value());
+        }));
     }
 }
