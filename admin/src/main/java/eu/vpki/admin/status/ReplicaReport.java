@@ -85,7 +85,7 @@ public record ReplicaReport(URI url, String error, String replicaId, String stat
         replication.path("members").forEach(member -> members.add(member.path("replicaId").asText()));
         Map<String, Long> applied = new LinkedHashMap<>();
         replication.path("origins").forEach(origin -> applied.put(origin.path("origin").asText(), origin.path("applied").asLong()));
-        long log = 0;
+        long log = replication.path("view").asText().isEmpty() ? -1 : 0; // no member: its figures are unknown
         for (JsonNode origin : replication.path("origins")) {
             long length = origin.path("logLength").asLong(-1);
             log = log < 0 || length < 0 ? -1 : log + length;

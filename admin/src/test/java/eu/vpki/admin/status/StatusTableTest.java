@@ -64,6 +64,7 @@ class StatusTableTest {
                 json("ea-2", "FAILED", "its Redis failed; rejoining once it answers", 0, 10, 10).replace("\"[ea-0|4]\"", "\"\""));
         assertThat(StatusTable.render(List.of(a, failed))).as("a replica in no view disagrees with nobody").doesNotContain("do not agree")
                 .contains("ea-2: its Redis failed; rejoining once it answers");
+        assertThat(failed.logCommands()).as("no member: its log is unknown").isEqualTo(-1);
     }
 
     @Test
