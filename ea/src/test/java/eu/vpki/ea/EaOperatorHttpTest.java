@@ -15,6 +15,7 @@ import eu.vpki.common.testing.RedisFixture;
 import eu.vpki.common.testing.StreamedPost;
 import eu.vpki.common.testing.TestTls;
 import eu.vpki.ea.testing.SimulatedAa;
+import eu.vpki.station.OperatorClient;
 import eu.vpki.station.SimulatedStation;
 import eu.vpki.station.StationMessages;
 import eu.vpki.ea.testing.TestReplicas;
@@ -127,7 +128,7 @@ class EaOperatorHttpTest {
     }
 
     @Test
-    void registerEnrolValidateSuspend_overTheRealEndpoints() {
+    void registerEnrolValidateSuspend_overTheRealEndpoints() throws Exception {
         SimulatedStation station = SimulatedStation.generate("HTTP-1", EtsiCurve.BRAINPOOL_P256R1, TestPki.RANDOM);
         HttpResponse<byte[]> registered = post(operatorUrl + "/operator/v1/stations", "application/json",
                 ("{\"stations\":[{\"canonicalId\":\"HTTP-1\",\"curve\":\"brainpoolP256r1\",\"publicKey\":\"" + station.canonicalKeyHex()
@@ -147,6 +148,11 @@ class EaOperatorHttpTest {
                         .contains("\"latestEcStatus\":\"ACTIVE\""));
         assertThat(get(operatorUrl + "/operator/v1/stations/HTTP-1", "token-2").statusCode()).as("another operator's station")
                 .isEqualTo(404);
+        // the fleet listed page by page, as a back office does (OperatorClient follows the cursor)
+        assertThat(new OperatorClient(HTTP, URI.create(operatorUrl), "token-1", Duration.ofSeconds(10)).listAll(2, null))
+                .contains("HTTP-1");
+        assertThat(new OperatorClient(HTTP, URI.create(operatorUrl), "token-2", Duration.ofSeconds(10)).listAll(2, null))
+                .doesNotContain("HTTP-1");
 
         SimulatedAa aa = new SimulatedAa(PKI);
         OutgoingRequest validation = aa.forward(MESSAGES.authorization(station, PKI.ea, PKI.aa, List.of(SimulatedStation.CAM_DENM.get(0)),

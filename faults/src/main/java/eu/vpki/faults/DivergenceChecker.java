@@ -75,6 +75,14 @@ final class DivergenceChecker implements Checker {
             findings.add(new Finding(Check.DIVERGENCE, attribution.affecting(lastWrite(key, writes, readable)), key,
                     "holders: " + holders, true, -1));
         }
+        if (differing == 0 && !figures.containsKey("appliedTableDiffers") && figures.get("distinctDigests") > 1) {
+            // the contents may leave keys out (the scale mode's fleet fill): the digests cover every managed key
+            Map<String, List<String>> byDigest = new TreeMap<>();
+            readable.forEach(s -> byDigest.computeIfAbsent(s.digest(), d -> new ArrayList<>()).add(s.replica()));
+            differing++;
+            findings.add(new Finding(Check.DIVERGENCE, -1, "digests", "the replicas' digests differ outside the recorded contents: "
+                    + byDigest.values(), true, -1));
+        }
         figures.put("keys", (long) keys.size());
         figures.put("differingKeys", differing);
         figures.putIfAbsent("appliedTableDiffers", 0L);

@@ -3,8 +3,10 @@ package eu.vpki.faults;
 import eu.vpki.testbed.Host;
 import eu.vpki.testbed.HostNetwork;
 import eu.vpki.testbed.ReplicaNode;
+import eu.vpki.testbed.ServiceProcess;
 
 import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +23,9 @@ import java.util.function.Consumer;
  * kills in FIFO order are recorded as skipped.
  */
 final class FaultInjector {
+    /** What a replica logs when it finds it must take a snapshot, and when it installs one (CommandFetcher). */
+    static final String SNAPSHOT_TAKEN = "taking a snapshot";
+    static final String SNAPSHOT_INSTALLED = "replaces its state with";
     /** How long a replica whose Redis was killed and restarted may take to rejoin by itself. */
     private static final Duration REJOIN_WAIT = Duration.ofSeconds(30);
 
@@ -42,9 +47,13 @@ final class FaultInjector {
     private final boolean totalOrder;
     private final Limits limits;
     private final Consumer<String> log;
+    private final Duration clockOffset;
+    private final Duration restartDelay;
 
     FaultInjector(List<ReplicaNode> replicas, HostNetwork network, HttpClient http, History history, boolean totalOrder, Limits limits,
-                  Consumer<String> log) {
+                  FaultSchedule.Timing timing, Consumer<String> log) {
+        this.clockOffset = timing.clockOffset();
+        this.restartDelay = timing.restartDelayMin();
         this.replicas = List.copyOf(replicas);
         this.network = network;
         this.views = new GroupViews(replicas, http);
@@ -104,6 +113,9 @@ final class FaultInjector {
         if (plan.kind() == FaultKind.SEQUENCER_KILL && !totalOrder) {
             return skip(plan, "skipped: FIFO order has no sequencer");
         }
+        if (plan.kind().clock() && !replicas.get(plan.picks().get(0)).clockControllable()) {
+            return skip(plan, "skipped: the replicas run without libfaketime (--clock-faults / apt-get install faketime)");
+        }
         switch (plan.kind()) {
             case REPLICA_KILL -> kill(rec, replicas.get(plan.picks().get(0)));
             case SEQUENCER_KILL -> kill(rec, coordinatorOr(rec, plan));
@@ -112,6 +124,18 @@ final class FaultInjector {
             case PARTITION_MINORITY -> partition(rec, plan.targets().stream().map(replicas::get).toList());
             case PARTITION_COORDINATOR -> partition(rec, List.of(coordinatorOr(rec, plan)));
             case FULL_RESTART -> fullRestart(rec, replicas.get(plan.picks().get(0)));
+            case LONG_OUTAGE -> kill(rec, replicas.get(plan.picks().get(0)));
+            case DOUBLE_KILL -> killTogether(rec, plan.targets().stream().map(replicas::get).toList());
+            case CATCHUP_CRASH -> catchUpCrash(rec, replicas.get(plan.picks().get(0)));
+            case EMPTY_JOIN -> emptyJoin(rec, replicas.get(plan.picks().get(0)), false);
+            case EMPTY_JOIN_CRASH -> emptyJoin(rec, replicas.get(plan.picks().get(0)), true);
+            case REDIS_DATA_LOSS -> powerLoss(rec, replicas.get(plan.picks().get(0)));
+            case SHORT_PAUSE -> pause(rec, List.of(replicas.get(plan.picks().get(0))));
+            case PARTITION_REFUSING -> partitionRefusing(rec, plan.targets().stream().map(replicas::get).toList());
+            case PARTITION_ONE_WAY -> partitionOneWay(rec, replicas.get(plan.picks().get(0)));
+            case CLOCK_AHEAD -> clockOffset(rec, replicas.get(plan.picks().get(0)), clockOffset);
+            case CLOCK_BEHIND -> clockOffset(rec, replicas.get(plan.picks().get(0)), clockOffset.negated());
+            case CLOCK_STEP -> clockStep(rec, replicas.get(plan.picks().get(0)));
         }
         awaitWhole(rec);
         FaultEvent event = rec.done();
@@ -139,6 +163,186 @@ final class FaultInjector {
         rec.step("killed");
         hold(rec.plan.holdMs());
         start(rec, List.of(r), "restarted");
+    }
+
+    private void killTogether(Recording rec, List<ReplicaNode> nodes) throws InterruptedException {
+        nodes.forEach(r -> rec.targets.add(r.name()));
+        nodes.forEach(ReplicaNode::killJvm);
+        rec.step("killed");
+        hold(rec.plan.holdMs());
+        start(rec, nodes, "restarted");
+    }
+
+    /** Killed, down while the others take writes, started, killed again as soon as it is back in the group (catching up). */
+    private void catchUpCrash(Recording rec, ReplicaNode r) throws InterruptedException {
+        rec.targets.add(r.name());
+        r.killJvm();
+        rec.step("killed");
+        hold(rec.plan.holdMs());
+        r.startJvm();
+        rec.step("restarted");
+        try {
+            r.awaitConnected(http, limits.health());
+        } catch (IllegalStateException e) {
+            rec.note(r.name() + " did not connect: " + firstLine(e.getMessage()));
+        }
+        RunRecord.Sample before = views.serving(r, history::now);
+        r.killJvm();
+        rec.step("killed-again");
+        rec.note(before != null && before.serving()
+                ? "it already served when killed again (its catch-up had ended)"
+                : "killed again while not yet serving (catching up)");
+        hold(timingRestart());
+        start(rec, List.of(r), "restarted-again");
+    }
+
+    /**
+     * A replaced host: JVM and Redis killed, the data deleted, both started again empty. With {@code crash}, the
+     * joiner is killed again as soon as its log says it takes a snapshot, and started once more (on the half-written
+     * state its Redis then holds). The note says whether the snapshot path was taken.
+     */
+    private void emptyJoin(Recording rec, ReplicaNode r, boolean crash) throws InterruptedException {
+        rec.targets.add(r.name());
+        r.killJvm();
+        r.wipeRedis();
+        rec.step("killed-and-wiped");
+        hold(rec.plan.holdMs());
+        r.startRedis();
+        long logFrom = logLength(r);
+        if (crash) {
+            ServiceProcess jvm = r.startJvm();
+            rec.step("restarted-empty");
+            long deadline = System.nanoTime() + limits.health().toNanos();
+            boolean seen = false;
+            while (!seen && jvm.isAlive() && System.nanoTime() < deadline) {
+                seen = logSince(jvm.log(), logFrom).contains(SNAPSHOT_TAKEN);
+                if (!seen) {
+                    hold(20);
+                }
+            }
+            RunRecord.Sample before = views.serving(r, history::now);
+            r.killJvm();
+            rec.step("killed-during-snapshot");
+            rec.note(!seen
+                    ? "no snapshot began within the limit: killed anyway"
+                    : before != null && before.serving()
+                            ? "killed after its snapshot began, but it already served"
+                            : "killed while taking its snapshot");
+            hold(timingRestart());
+            start(rec, List.of(r), "restarted-again");
+        } else {
+            start(rec, List.of(r), "restarted-empty");
+        }
+        String log = r.jvm() == null ? "" : logSince(r.jvm().log(), logFrom);
+        rec.note(log.contains(SNAPSHOT_INSTALLED)
+                ? "rejoined through a snapshot"
+                : "no snapshot in its log: it caught up from the command logs (were they not trimmed yet?)");
+    }
+
+    /**
+     * Power loss: JVM and redis-server killed together, and the append-only file cut back to its length of a
+     * second before (what an {@code appendfsync everysec} Redis may lose with the kernel's page cache), then both
+     * started again.
+     */
+    private void powerLoss(Recording rec, ReplicaNode r) throws InterruptedException {
+        rec.targets.add(r.name());
+        Path aof = r.appendOnlyFile();
+        long before = size(aof);
+        hold(1_000);
+        r.killJvm();
+        r.killRedis();
+        rec.step("killed");
+        Path now = r.appendOnlyFile();
+        long after = size(now);
+        if (aof == null || now == null || !aof.equals(now) || before < 0 || after < before) {
+            rec.note("the append-only file was rewritten or missing in that second: nothing cut");
+        } else {
+            try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(now, java.nio.file.StandardOpenOption.WRITE)) {
+                f.truncate(before);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot truncate " + now, e);
+            }
+            rec.note("cut the last " + (after - before) + " bytes of " + now.getFileName());
+        }
+        rec.step("aof-cut");
+        hold(rec.plan.holdMs());
+        r.startRedis();
+        rec.step("redis-restarted");
+        start(rec, List.of(r), "restarted");
+    }
+
+    private void partitionRefusing(Recording rec, List<ReplicaNode> side) throws InterruptedException {
+        side.forEach(r -> rec.targets.add(r.name()));
+        network.cutRefusing(side.stream().map(ReplicaNode::host).toList(),
+                replicas.stream().filter(r -> !side.contains(r)).map(ReplicaNode::host).toList());
+        rec.step("cut");
+        hold(rec.plan.holdMs());
+        network.healAll();
+        rec.step("healed");
+    }
+
+    private void partitionOneWay(Recording rec, ReplicaNode from) throws InterruptedException {
+        rec.targets.add(from.name());
+        network.cutOneWay(from.host(), replicas.stream().filter(r -> r != from).map(ReplicaNode::host).toList());
+        rec.step("cut");
+        hold(rec.plan.holdMs());
+        network.healAll();
+        rec.step("healed");
+    }
+
+    /** Restarted with its clock off by {@code offset}, run under load for the hold, restarted with the right clock. */
+    private void clockOffset(Recording rec, ReplicaNode r, Duration offset) throws InterruptedException {
+        rec.targets.add(r.name());
+        rec.note("clock " + (offset.isNegative() ? "behind" : "ahead") + " by " + offset.abs().toSeconds() + " s");
+        r.stopJvm();
+        r.setClockOffset(offset);
+        rec.step("stopped");
+        start(rec, List.of(r), "started-skewed");
+        hold(rec.plan.holdMs());
+        r.stopJvm();
+        r.setClockOffset(Duration.ZERO);
+        rec.step("stopped-again");
+        start(rec, List.of(r), "started-right");
+    }
+
+    /** The running replica's clock steps ahead, runs so for the hold, and steps back. */
+    private void clockStep(Recording rec, ReplicaNode r) throws InterruptedException {
+        rec.targets.add(r.name());
+        rec.note("clock stepped ahead by " + clockOffset.toSeconds() + " s, then back");
+        r.setClockOffset(clockOffset);
+        rec.step("stepped-ahead");
+        hold(rec.plan.holdMs());
+        r.setClockOffset(Duration.ZERO);
+        rec.step("stepped-back");
+    }
+
+    private long timingRestart() {
+        return Math.max(1_000, restartDelay.toMillis());
+    }
+
+    private static long size(Path file) {
+        try {
+            return file == null ? -1 : java.nio.file.Files.size(file);
+        } catch (java.io.IOException e) {
+            return -1;
+        }
+    }
+
+    private static long logLength(ReplicaNode r) {
+        return r.jvm() == null ? 0 : size(r.jvm().log());
+    }
+
+    /** What the log holds from {@code offset} on (empty if unreadable). */
+    private static String logSince(Path log, long offset) {
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(log.toFile(), "r")) {
+            long from = offset <= f.length() ? offset : 0;
+            byte[] bytes = new byte[(int) Math.min(Integer.MAX_VALUE - 8, f.length() - from)];
+            f.seek(from);
+            f.readFully(bytes);
+            return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            return "";
+        }
     }
 
     private void redisKill(Recording rec, ReplicaNode r) throws InterruptedException {
@@ -259,6 +463,9 @@ final class FaultInjector {
     boolean restoreAll() throws InterruptedException {
         network.healAll();
         for (ReplicaNode r : replicas) {
+            if (r.clockControllable()) {
+                r.setClockOffset(Duration.ZERO);
+            }
             if (r.jvmRunning() && r.jvm().isPaused()) {
                 r.resumeJvm();
             }

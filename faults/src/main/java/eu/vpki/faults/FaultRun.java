@@ -47,12 +47,22 @@ public final class FaultRun {
      * @param workload         rate and shape of the workload
      * @param outDir           where the history file goes
      * @param budget           no fault starts later than this after the first one; the rest are recorded as skipped
+     * @param fleet            stations registered before the workload starts (the scale mode, {@link FleetFill}); 0 for none
      */
     public record Config(ClusterSpec spec, long seed, Map<FaultKind, Integer> counts, FaultSchedule.Timing timing,
                          Duration failureDetection, Duration warmup, Duration quiet, ConsistencyWorkload.Settings workload,
-                         Path outDir, Duration budget) {
+                         Path outDir, Duration budget, long fleet) {
         public Config {
             counts = Map.copyOf(counts);
+            if (fleet < 0) {
+                throw new IllegalArgumentException("a negative fleet: " + fleet);
+            }
+        }
+
+        /** Without a fleet fill. */
+        public Config(ClusterSpec spec, long seed, Map<FaultKind, Integer> counts, FaultSchedule.Timing timing, Duration failureDetection,
+                      Duration warmup, Duration quiet, ConsistencyWorkload.Settings workload, Path outDir, Duration budget) {
+            this(spec, seed, counts, timing, failureDetection, warmup, quiet, workload, outDir, budget, 0);
         }
     }
 
@@ -120,9 +130,14 @@ public final class FaultRun {
             // trusts the cluster's TLS CA: the Operators speak https only
             HttpClient http = cluster.client(Duration.ofSeconds(2))
                     .executor(Executors.newCachedThreadPool(ConsistencyWorkload.daemon("faults-http"))).build();
+            FleetFill.Result filled = FleetFill.fill(http, e.operators(), e.operatorToken(), config.fleet(), log);
+            if (config.fleet() > 0) {
+                log.accept(String.format(java.util.Locale.ROOT, "fleet of %,d stations registered in %.0f s (%.0f stations/s, %d retries)",
+                        filled.stations(), filled.millis() / 1000.0, filled.perSecond(), filled.retries()));
+            }
             ConsistencyWorkload workload = workload(cluster, history, http, config.workload());
             FaultInjector injector = new FaultInjector(cluster.replicas(), network, http, history, spec.order().equals("TOTAL"),
-                    FaultInjector.Limits.defaults(), log);
+                    FaultInjector.Limits.defaults(), config.timing(), log);
             workload.start();
             String logPrefix = FleetKeys.KEYSPACE.logKey("");
             resourceSampler.scheduleWithFixedDelay(() -> cluster.replicas().forEach(r -> {
@@ -179,7 +194,7 @@ public final class FaultRun {
             // the last word on every replica's resources, taken after the quiet period, just before the read
             cluster.replicas().forEach(r -> resources.add(injector.views().resources(r, logPrefix, history::now)));
             for (ReplicaNode r : cluster.replicas()) {
-                states.add(read(r));
+                states.add(read(r, config.fleet() > 0));
                 if (r.kind() == ReplicaNode.Kind.EA && r.jvm() != null) {
                     tokens.addAll(AuditTokens.read(r.name(), LocalCluster.auditDir(spec)));
                 }
@@ -187,7 +202,7 @@ public final class FaultRun {
             RunRecord.Info info = new RunRecord.Info(spec.order(), spec.propagation(), config.seed(), network.describe(),
                     network.partitionable(), config.failureDetection().toMillis(), config.quiet().toMillis(),
                     cluster.replicas().stream().map(ReplicaNode::name).toList(), spec.groupSize(), started,
-                    history.now(), schedule, settings(config, e, workload));
+                    history.now(), schedule, settings(config, e, workload, filled));
             List<RunRecord.Sample> sorted = new ArrayList<>(samples);
             sorted.sort(java.util.Comparator.comparingLong(RunRecord.Sample::atMs));
             List<RunRecord.Resources> sampled = new ArrayList<>(resources);
@@ -235,17 +250,28 @@ public final class FaultRun {
         return new ConsistencyWorkload(history, http, obu, operators, e.operatorToken(), eas, aas, settings);
     }
 
-    /** One replica's state through the replication library; unreadable (with the reason) if its Redis does not answer. */
-    private static ReplicaState read(ReplicaNode r) {
+    /**
+     * One replica's state through the replication library; unreadable (with the reason) if its Redis does not answer.
+     * With {@code withoutFleet}, the keys and set members of the fleet fill ({@link FleetFill#ID_PREFIX}) are left out of
+     * the contents (a million stations would not fit the history file); the digest still covers them, so that the
+     * divergence check compares them too.
+     */
+    static ReplicaState read(ReplicaNode r, boolean withoutFleet) {
         try {
             RedisStateMachine machine = r.stateMachine(FleetKeys.KEYSPACE);
-            return new ReplicaState(r.name(), machine.digest(), machine.appliedSeqs(), machine.contents(), null);
+            String digest = machine.digest();
+            java.util.SortedMap<String, RedisStateMachine.KeyContent> contents = machine.contents();
+            if (withoutFleet) {
+                contents = FleetFill.withoutFill(contents);
+            }
+            return new ReplicaState(r.name(), digest, machine.appliedSeqs(), contents, null);
         } catch (RuntimeException e) {
             return ReplicaState.unreadable(r.name(), e.toString());
         }
     }
 
-    private static Map<String, String> settings(Config config, LocalCluster.Endpoints e, ConsistencyWorkload workload) {
+    private static Map<String, String> settings(Config config, LocalCluster.Endpoints e, ConsistencyWorkload workload,
+                                                FleetFill.Result filled) {
         Map<String, String> s = new LinkedHashMap<>();
         ClusterSpec spec = config.spec();
         s.put("cluster", spec.describe());
@@ -259,6 +285,11 @@ public final class FaultRun {
         s.put("budget", config.budget().toString());
         s.put("workload", config.workload().toString());
         s.put("stations", Integer.toString(workload.stations()));
+        s.put("fleet", filled.stations() == 0
+                ? "none"
+                : filled.stations() + " stations registered before the workload in " + filled.millis() + " ms (" + filled.retries()
+                        + " retries)");
+        s.put("clocks", config.spec().faketime() == null ? "real" : "libfaketime " + config.spec().faketime());
         s.put("machine", Runtime.getRuntime().availableProcessors() + " cores");
         s.put("commit", commit(spec.projectDir()));
         s.put("logs", e.logDir().toString());

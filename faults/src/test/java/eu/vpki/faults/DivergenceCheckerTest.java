@@ -42,6 +42,29 @@ class DivergenceCheckerTest {
     }
 
     @Test
+    void aDifferenceInTheFleetFill_leftOutOfTheContents_isFoundByTheDigests() {
+        TestRun run = equalReplicas();
+        run.registered(FleetFill.ID_PREFIX + "7", 1_200, "3@operator-0");
+        run.station("b", FleetFill.ID_PREFIX + "7", "SUSPENDED", TestRun.PERMS, 5_000);
+        RunRecord full = run.build();
+        List<ReplicaState> withoutFill = full.states().stream()
+                .map(s -> new ReplicaState(s.replica(), s.digest(), s.applied(), FleetFill.withoutFill(s.contents()), null)).toList();
+        RunRecord scaled = new RunRecord(full.info(), full.ops(), full.faults(), full.eaTokens(), withoutFill, full.serving(),
+                full.resources());
+        assertThat(withoutFill).allMatch(s -> s.contents().keySet().stream().noneMatch(k -> k.contains(FleetFill.ID_PREFIX)));
+
+        CheckResult r = checker.check(scaled);
+
+        assertThat(r.findings()).singleElement().satisfies(f -> {
+            assertThat(f.subject()).isEqualTo("digests");
+            assertThat(f.violation()).isTrue();
+            assertThat(f.detail()).contains("[b]");
+        });
+        assertThat(checker.check(full).findings()).extracting(Finding::subject)
+                .containsExactly(FleetKeys.station(FleetFill.ID_PREFIX + "7"));
+    }
+
+    @Test
     void differentAppliedTables_reportedApartFromTheKeys() {
         TestRun run = equalReplicas();
         run.applied("a", "operator-0", 3);

@@ -33,14 +33,32 @@ class FaultScheduleTest {
                 .containsExactlyElementsOf(java.util.stream.IntStream.range(0, plans.size()).boxed().toList());
         for (FaultPlan p : plans) {
             switch (p.kind()) {
-                case PAUSE, PARTITION_MINORITY, PARTITION_COORDINATOR ->
+                case PAUSE, PARTITION_MINORITY, PARTITION_COORDINATOR, PARTITION_REFUSING, PARTITION_ONE_WAY, CATCHUP_CRASH, CLOCK_AHEAD,
+                        CLOCK_BEHIND, CLOCK_STEP ->
                     assertThat(p.holdMs()).as("longer than failure detection").isBetween(25_000L, 40_000L);
+                case SHORT_PAUSE -> assertThat(p.holdMs()).as("beyond the 2 s lease, within the 20 s detection")
+                        .isBetween(3_000L, 17_000L);
+                case LONG_OUTAGE -> assertThat(p.holdMs()).isEqualTo(FaultSchedule.Timing.DEFAULT_LONG_OUTAGE.toMillis());
                 default -> assertThat(p.holdMs()).isBetween(2_000L, 15_000L);
             }
             assertThat(p.size()).isLessThanOrEqualTo(2);
             assertThat(p.picks()).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
         }
         assertThat(plans.stream().filter(p -> p.kind() == FaultKind.PARTITION_MINORITY)).allMatch(p -> p.size() == 2);
+        assertThat(plans.stream().filter(p -> p.kind() == FaultKind.DOUBLE_KILL)).isNotEmpty().allMatch(p -> p.size() == 2);
+        assertThat(plans.stream().filter(p -> p.kind() == FaultKind.SHORT_PAUSE)).isNotEmpty().allMatch(p -> p.size() == 1);
+    }
+
+    @Test
+    void longOutageAndClockOffset_followTheTiming() {
+        FaultSchedule.Timing timing = FaultSchedule.Timing.defaults().with(Duration.ofMinutes(15), Duration.ofSeconds(100));
+        List<FaultPlan> plans = FaultSchedule.draw(3, Map.of(FaultKind.LONG_OUTAGE, 2), 3, Duration.ofSeconds(20), timing);
+
+        assertThat(plans).hasSize(2).allMatch(p -> p.holdMs() == Duration.ofMinutes(15).toMillis());
+        assertThat(timing.clockOffset()).isEqualTo(Duration.ofSeconds(100));
+        assertThat(FaultKind.CLOCK_STEP.clock()).isTrue();
+        assertThat(FaultKind.EMPTY_JOIN.clock()).isFalse();
+        assertThat(FaultKind.PARTITION_ONE_WAY.network()).isTrue();
     }
 
     @Test

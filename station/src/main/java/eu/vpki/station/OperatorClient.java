@@ -8,17 +8,21 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * The Operator REST API ({@code /operator/v1}, docs/operator.md) as an operator's back office calls
  * it, on one Operator replica: register stations, change a station's permissions or status, read a
- * station presenting a read-your-writes token. Every call answers the HTTP status, the version
+ * station presenting a read-your-writes token, list the fleet page by page. Every call answers the HTTP status, the version
  * token of a write ({@code X-Vpki-Version}) and the JSON body (the RFC 7807 problem of a refusal);
  * transport failures are thrown.
  */
@@ -119,6 +123,35 @@ public final class OperatorClient {
     /** {@code GET /stations/{id}}, presenting {@code version} (may be null) for read-your-writes. */
     public Answer read(String canonicalId, String version) throws IOException, InterruptedException {
         return send(request("/operator/v1/stations/" + canonicalId, version).GET());
+    }
+
+    /**
+     * {@code GET /stations?cursor=&limit=}: one page of the fleet, from {@code cursor} (null for the first page) with
+     * about {@code limit} ids; the body's {@code nextCursor} is the next page's cursor, absent after the last.
+     */
+    public Answer listPage(String cursor, int limit, String version) throws IOException, InterruptedException {
+        String query = "?limit=" + limit + (cursor == null ? "" : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.US_ASCII));
+        return send(request("/operator/v1/stations" + query, version).GET());
+    }
+
+    /**
+     * The whole fleet, page by page ({@link #listPage}, {@code limit} ids a page): each registered id once, sorted.
+     *
+     * @throws IOException if a page is refused (its status and problem in the message)
+     */
+    public SortedSet<String> listAll(int limit, String version) throws IOException, InterruptedException {
+        SortedSet<String> ids = new TreeSet<>();
+        String cursor = null;
+        do {
+            Answer page = listPage(cursor, limit, version);
+            if (!page.ok()) {
+                throw new IOException("GET /operator/v1/stations answered " + page.status() + " " + page.problem());
+            }
+            page.body().path("canonicalIds").forEach(id -> ids.add(id.asText()));
+            JsonNode next = page.body().get("nextCursor");
+            cursor = next == null || next.isNull() ? null : next.asText();
+        } while (cursor != null);
+        return ids;
     }
 
     private HttpRequest.Builder request(String path, String version) {

@@ -20,10 +20,13 @@ import java.util.Set;
  *                         the services' default
  * @param etsiTls          whether the ETSI endpoints (DC, EA, AA) speak https only, with certificates of the
  *                         run's TLS CA (default: plain HTTP, as their messages are signed and encrypted end to end)
+ * @param faketime         libfaketime ({@code libfaketimeMT.so.1} of Debian's {@code faketime}) preloaded into every
+ *                         replica JVM, each reading its clock offset from its own file ({@link ReplicaNode#setClockOffset}),
+ *                         so that a fault harness can set one replica's clock ahead, behind or step it; null: real clocks
  */
 public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
                           String propagation, int basePort, int jgroupsBasePort, String authorityCurve, String appendFsync,
-                          Duration failureDetection, boolean etsiTls) {
+                          Duration failureDetection, boolean etsiTls, Path faketime) {
     public ClusterSpec {
         if (eaReplicas < 1 || operatorReplicas < 1 || aas < 1) {
             throw new IllegalArgumentException("a cluster needs at least one EA replica, one Operator and one AA");
@@ -41,6 +44,14 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
             throw new IllegalArgumentException("appendfsync must be one of " + eu.vpki.common.redis.RedisServer.APPEND_FSYNC_POLICIES
                     + ", not " + appendFsync);
         }
+    }
+
+    /** Real clocks. */
+    public ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
+                       String propagation, int basePort, int jgroupsBasePort, String authorityCurve, String appendFsync,
+                       Duration failureDetection, boolean etsiTls) {
+        this(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort, jgroupsBasePort, authorityCurve,
+                appendFsync, failureDetection, etsiTls, null);
     }
 
     /** The ETSI endpoints on plain HTTP. */
@@ -61,13 +72,19 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
     /** The same cluster in another consistency mode and work directory. */
     public ClusterSpec withMode(String newOrder, String newPropagation, Path newWorkDir) {
         return new ClusterSpec(projectDir, newWorkDir, eaReplicas, operatorReplicas, aas, newOrder, newPropagation, basePort,
-                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls);
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls, faketime);
     }
 
     /** The same cluster with its ETSI endpoints on https only ({@code true}) or plain HTTP. */
     public ClusterSpec withEtsiTls(boolean tls) {
         return new ClusterSpec(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort,
-                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, tls);
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, tls, faketime);
+    }
+
+    /** The same cluster with libfaketime preloaded into every replica JVM ({@code library}), or real clocks (null). */
+    public ClusterSpec withFaketime(Path library) {
+        return new ClusterSpec(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort,
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls, library);
     }
 
     /** A service's management (actuator: health, metrics) port is its public port + this. */

@@ -24,7 +24,27 @@ public interface HostNetwork extends AutoCloseable {
      */
     void cut(Collection<Host> side, Collection<Host> others);
 
-    /** Undoes every {@link #cut}. */
+    /**
+     * Drops every packet {@code from} sends to each host of {@code to}, while theirs to it still arrive: a one-way
+     * partition (TCP connections then stall both ways, datagrams flow one way).
+     *
+     * @throws UnsupportedOperationException if not {@link #partitionable()}
+     */
+    default void cutOneWay(Host from, Collection<Host> to) {
+        throw new UnsupportedOperationException(describe() + " cannot cut links");
+    }
+
+    /**
+     * As {@link #cut}, but the links refuse instead of dropping: a sender gets an error at once (as from a
+     * firewall that rejects), so connections fail fast instead of timing out.
+     *
+     * @throws UnsupportedOperationException if not {@link #partitionable()}
+     */
+    default void cutRefusing(Collection<Host> side, Collection<Host> others) {
+        throw new UnsupportedOperationException(describe() + " cannot cut links");
+    }
+
+    /** Undoes every {@link #cut}, {@link #cutOneWay} and {@link #cutRefusing}. */
     void healAll();
 
     /**

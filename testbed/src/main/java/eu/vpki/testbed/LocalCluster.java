@@ -453,8 +453,10 @@ public final class LocalCluster implements AutoCloseable {
 
     private ServiceProcess addReplica(String name, ReplicaNode.Kind kind, Host host, URI url, Path redisBinary, RedisServer redis,
                                       Path jar, List<String> jvm, Map<String, String> props, Path logs) {
-        ReplicaNode node = new ReplicaNode(name, kind, host, url, redisBinary, redis, () -> {
-            ServiceProcess p = launch(host, jar, jvm, props, url, logs);
+        Path clockFile = spec.faketime() == null ? null : spec.workDir().toAbsolutePath().resolve("clock").resolve(name + ".faketime");
+        Map<String, String> environment = clockFile == null ? Map.of() : ReplicaNode.faketimeEnvironment(spec.faketime(), clockFile);
+        ReplicaNode node = new ReplicaNode(name, kind, host, url, redisBinary, redis, clockFile, () -> {
+            ServiceProcess p = launch(host, jar, jvm, props, environment, url, logs);
             if (endpoints != null) {
                 writeState();
             }
@@ -489,6 +491,11 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Starts a service JVM on {@code host}; RCA, DC and AAs are kept in {@link #services}, replicas in their node. */
     private ServiceProcess launch(Host host, Path jar, List<String> jvm, Map<String, String> props, URI url, Path logs) {
+        return launch(host, jar, jvm, props, Map.of(), url, logs);
+    }
+
+    private ServiceProcess launch(Host host, Path jar, List<String> jvm, Map<String, String> props, Map<String, String> environment,
+                                  URI url, Path logs) {
         // when recording, one JVM per jar records the class-data archive (at its exit)
         boolean records;
         synchronized (archiveRecorders) {
@@ -510,7 +517,8 @@ public final class LocalCluster implements AutoCloseable {
         // every service's audit log (docs/service-shell.md) in one folder of the work directory, one file per service
         props.put("vpki.audit.dir", auditDir(spec).toString());
         props.put("vpki.audit.instance", host.name());
-        ServiceProcess p = ServiceProcess.start(host.name(), host.launchPrefix(), launch.jar(), options, props, Map.of(), url, management,
+        ServiceProcess p = ServiceProcess.start(host.name(), host.launchPrefix(), launch.jar(), options, props, environment, url,
+                management,
                 logs);
         if (replicas.stream().noneMatch(r -> r.name().equals(host.name()))) {
             services.add(p);

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -24,7 +25,9 @@ import java.util.regex.Pattern;
  * the harness) through the bridge's address. Cutting two hosts apart adds blackhole routes to each
  * other's address inside both namespaces, so packets are dropped silently as on a broken link
  * (TCP neither resets nor refuses; failure detection has to notice), while clients in the root
- * namespace still reach both sides. Needs root; {@link #available()} says whether it works here.
+ * namespace still reach both sides. A one-way cut adds the route in one namespace only; a refusing cut
+ * adds {@code prohibit} routes, which fail a sender's packets at once with an error (as a firewall that
+ * rejects would). Needs root; {@link #available()} says whether it works here.
  *
  * <p>Names: namespaces {@code PREFIX-<host>}, bridge {@code PREFIXbr}, veth pairs {@code PREFIXh<i>} /
  * {@code PREFIXn<i>}, addresses from the given IPv4 subnet (bridge .1, hosts from .10). Every name
@@ -44,7 +47,7 @@ public final class NamespaceNetwork implements HostNetwork {
     private final FileChannel lockFile;
     private final FileLock lock;
     private final Map<String, Host> hosts = new LinkedHashMap<>();
-    /** Blackhole routes in place: namespace and destination address. */
+    /** Routes in place: namespace, destination address and route type (blackhole or prohibit). */
     private final Set<List<String>> routes = new LinkedHashSet<>();
     private final Thread cleanup;
     private boolean closed;
@@ -111,6 +114,7 @@ public final class NamespaceNetwork implements HostNetwork {
             ip("link", "add", bridge, "type", "bridge");
             ip("addr", "add", formatIpv4(base + 1) + "/" + length, "dev", bridge);
             ip("link", "set", bridge, "up");
+            acceptBridgedTraffic(bridge, log);
             return net;
         } catch (RuntimeException e) {
             net.close();
@@ -135,6 +139,7 @@ public final class NamespaceNetwork implements HostNetwork {
                 removed++;
             }
         }
+        forgetBridgedTraffic(prefix + "br");
         Pattern ours = Pattern.compile(Pattern.quote(prefix) + "(br|[hn][0-9]+)");
         for (String line : run(List.of("ip", "-o", "link", "show")).output().split("\n")) {
             String[] parts = line.split(":\\s+", 3);
@@ -198,17 +203,45 @@ public final class NamespaceNetwork implements HostNetwork {
         }
     }
 
+    @Override
+    public synchronized void cutOneWay(Host from, Collection<Host> to) {
+        for (Host b : to) {
+            if (from.equals(b)) {
+                throw new IllegalArgumentException(from.name() + " is on both sides");
+            }
+            blackhole(from, b);
+        }
+    }
+
+    @Override
+    public synchronized void cutRefusing(Collection<Host> side, Collection<Host> others) {
+        for (Host a : side) {
+            for (Host b : others) {
+                if (a.equals(b)) {
+                    throw new IllegalArgumentException(a.name() + " is on both sides");
+                }
+                route("prohibit", a, b);
+                route("prohibit", b, a);
+            }
+        }
+    }
+
     private void blackhole(Host from, Host to) {
-        List<String> route = List.of(namespace(from.name()), to.address());
-        if (routes.add(route)) {
-            ip("-n", route.get(0), "route", "add", "blackhole", route.get(1) + "/32");
+        route("blackhole", from, to);
+    }
+
+    /** A route of {@code type} (blackhole: drop; prohibit: refuse with an error at the sender) in {@code from} to {@code to}. */
+    private void route(String type, Host from, Host to) {
+        List<String> route = List.of(namespace(from.name()), to.address(), type);
+        if (routes.stream().noneMatch(r -> r.get(0).equals(route.get(0)) && r.get(1).equals(route.get(1))) && routes.add(route)) {
+            ip("-n", route.get(0), "route", "add", type, route.get(1) + "/32");
         }
     }
 
     @Override
     public synchronized void healAll() {
         for (List<String> route : routes) {
-            ip("-n", route.get(0), "route", "del", "blackhole", route.get(1) + "/32");
+            ip("-n", route.get(0), "route", "del", route.get(2), route.get(1) + "/32");
         }
         routes.clear();
     }
@@ -221,7 +254,33 @@ public final class NamespaceNetwork implements HostNetwork {
     @Override
     public String describe() {
         return "network namespaces " + prefix + "-* on bridge " + bridge() + " (" + formatIpv4(network) + "/" + prefixLength
-                + "), partitions by blackhole routes";
+                + "), partitions by blackhole (drop) and prohibit (refuse) routes";
+    }
+
+    /**
+     * Where the kernel passes bridged packets through iptables ({@code br_netfilter}, which Docker loads) and the
+     * {@code FORWARD} chain drops by default (Docker sets that policy), hosts on our bridge cannot reach each
+     * other: a rule at the top of {@code FORWARD} accepts what stays on our bridge. Removed by {@link #sweep}.
+     */
+    private static void acceptBridgedTraffic(String bridge, Consumer<String> log) {
+        if (!Files.isExecutable(Path.of("/usr/sbin/iptables"))) {
+            return;
+        }
+        Result r = run(List.of("/usr/sbin/iptables", "-w", "-I", "FORWARD", "1", "-i", bridge, "-o", bridge, "-j", "ACCEPT"));
+        if (r.exitCode() != 0) {
+            log.accept("could not add the iptables rule that lets hosts on " + bridge + " reach each other: " + r.output().strip());
+        }
+    }
+
+    private static void forgetBridgedTraffic(String bridge) {
+        if (!Files.isExecutable(Path.of("/usr/sbin/iptables"))) {
+            return;
+        }
+        for (int i = 0; i < 16; i++) {
+            if (run(List.of("/usr/sbin/iptables", "-w", "-D", "FORWARD", "-i", bridge, "-o", bridge, "-j", "ACCEPT")).exitCode() != 0) {
+                return;
+            }
+        }
     }
 
     /** The namespace of a host, e.g. for {@code ip netns pids}. */

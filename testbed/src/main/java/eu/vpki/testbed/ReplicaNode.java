@@ -6,10 +6,15 @@ import eu.vpki.common.replication.ReplicatedKeyspace;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -30,12 +35,18 @@ public final class ReplicaNode {
     private final URI url;
     private final Path redisBinary;
     private final Supplier<ServiceProcess> launcher;
+    private final Path clockFile;
     private volatile RedisServer redis;
     private volatile ServiceProcess jvm;
     private JedisPool pool;
 
-    ReplicaNode(String name, Kind kind, Host host, URI url, Path redisBinary, RedisServer redis, Supplier<ServiceProcess> launcher) {
+    ReplicaNode(String name, Kind kind, Host host, URI url, Path redisBinary, RedisServer redis, Path clockFile,
+                Supplier<ServiceProcess> launcher) {
         this.name = name;
+        this.clockFile = clockFile;
+        if (clockFile != null) {
+            setClockOffset(Duration.ZERO);
+        }
         this.kind = kind;
         this.host = host;
         this.url = url;
@@ -132,6 +143,105 @@ public final class ReplicaNode {
             throw new IllegalStateException("the redis-server of " + name + " is already running");
         }
         redis = RedisServer.start(redisBinary, redis.options());
+    }
+
+    /**
+     * The environment that makes a JVM read its wall clock through libfaketime, offset by what {@code clockFile}
+     * says ({@code +0}, {@code +240}, {@code -120}: seconds), re-read at most a second after it changed. The
+     * monotonic clock moves with it: libfaketime's {@code FAKETIME_DONT_FAKE_MONOTONIC=1}, which would keep it
+     * real as an NTP step does, made a JVM spend about 9 times the CPU (a Spring Boot service then did not
+     * start within 3 minutes on the 2-core machine; measured 2026-11-29, docs/reliability.md). A constant
+     * offset changes no interval; a step moves the monotonic clock too (timed waits end early or late once).
+     */
+    static Map<String, String> faketimeEnvironment(Path library, Path clockFile) {
+        if (!Files.isRegularFile(library)) {
+            throw new IllegalArgumentException("no libfaketime at " + library + " (Debian: apt-get install faketime)");
+        }
+        return Map.of("LD_PRELOAD", library.toString(), "FAKETIME_TIMESTAMP_FILE", clockFile.toString(), "FAKETIME_CACHE_DURATION", "1",
+                "FAKETIME_DONT_RESET", "1");
+    }
+
+    /** Whether this replica's JVM runs with libfaketime (its clock can be set). */
+    public boolean clockControllable() {
+        return clockFile != null;
+    }
+
+    /**
+     * Sets this replica's wall clock {@code offset} ahead (negative: behind) of the real one: at its next start,
+     * and within about a second while it runs (a step).
+     *
+     * @throws IllegalStateException if the cluster was not started with libfaketime ({@link ClusterSpec#faketime})
+     */
+    public void setClockOffset(Duration offset) {
+        if (clockFile == null) {
+            throw new IllegalStateException(name + " runs with the real clock (the cluster was started without libfaketime)");
+        }
+        long seconds = offset.toSeconds();
+        try {
+            Files.createDirectories(clockFile.getParent());
+            Path tmp = clockFile.resolveSibling(clockFile.getFileName() + ".tmp");
+            Files.writeString(tmp, (seconds >= 0 ? "+" : "") + seconds + "\n");
+            Files.move(tmp, clockFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot set the clock of " + name, e);
+        }
+    }
+
+    /**
+     * Kills the redis-server (if running) and deletes everything in its data directory: the replica's
+     * disk is gone, as when a host is replaced (its log too). Start it with {@link #startRedis}.
+     */
+    public synchronized void wipeRedis() {
+        if (redis.isRunning()) {
+            redis.kill();
+        }
+        Path dir = redis.options().dataDir();
+        if (dir == null) {
+            throw new IllegalStateException("the redis-server of " + name + " has no data directory of its own");
+        }
+        try (var files = Files.walk(dir)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                if (!f.equals(dir)) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot wipe " + dir, e);
+        }
+    }
+
+    /**
+     * The append-only file Redis writes its latest commands to: {@code appendonly.aof} (Redis 6) or the newest
+     * {@code appendonlydir/*.incr.aof} (Redis 7); null if there is none.
+     */
+    public Path appendOnlyFile() {
+        Path dir = redis.options().dataDir();
+        if (dir == null) {
+            return null;
+        }
+        Path single = dir.resolve("appendonly.aof");
+        if (Files.isRegularFile(single)) {
+            return single;
+        }
+        Path multi = dir.resolve("appendonlydir");
+        if (!Files.isDirectory(multi)) {
+            return null;
+        }
+        try (var files = Files.list(multi)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".incr.aof"))
+                    .max(java.util.Comparator.comparingLong(ReplicaNode::incrNumber)).orElse(null);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + multi, e);
+        }
+    }
+
+    private static long incrNumber(Path incr) {
+        String[] parts = incr.getFileName().toString().split("\\.");
+        try {
+            return Long.parseLong(parts[parts.length - 3]);
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     /** The replication library's view of this replica's Redis (digest, contents, applied table). */

@@ -51,6 +51,37 @@ class NamespaceNetworkTest {
         assertThat(left).doesNotContain(PREFIX + "-a").doesNotContain(PREFIX + "br").doesNotContain(PREFIX + "h0");
     }
 
+    @Test
+    void oneWayCut_dropsOnlyWhatTheCutHostSends_refusingCutFailsConnectionsWithAnError(@TempDir Path dir) throws Exception {
+        assumeTrue(NamespaceNetwork.available(), "needs root and ip netns");
+        try (NamespaceNetwork net = NamespaceNetwork.create(PREFIX, "10.217.251.0/24", line -> {
+        })) {
+            Host a = net.host("a");
+            Host b = net.host("b");
+            RedisServer redis = RedisServer.start(RedisServerBinary.locate(),
+                    new RedisServer.Options(6391, dir, false, "everysec", b.address(), b.launchPrefix()));
+            try {
+                net.cutOneWay(a, List.of(b));
+                assertThat(connects(a, b, 6391)).as("a's packets to b are dropped").isFalse();
+                assertThat(run("ip", "-n", net.namespace("a"), "route", "show")).contains("blackhole " + b.address());
+                assertThat(run("ip", "-n", net.namespace("b"), "route", "show")).as("b's packets to a still leave")
+                        .doesNotContain(a.address());
+                net.healAll();
+                assertThat(connects(a, b, 6391)).as("healed").isTrue();
+
+                net.cutRefusing(List.of(a), List.of(b));
+                assertThat(run("ip", "-n", net.namespace("a"), "route", "show")).contains("prohibit " + b.address());
+                assertThat(run("ip", "-n", net.namespace("b"), "route", "show")).contains("prohibit " + a.address());
+                assertThat(connects(a, b, 6391)).as("refused").isFalse();
+                net.healAll();
+                assertThat(run("ip", "-n", net.namespace("a"), "route", "show")).doesNotContain("prohibit");
+                assertThat(connects(a, b, 6391)).as("healed again").isTrue();
+            } finally {
+                redis.close();
+            }
+        }
+    }
+
     private static boolean ping(RedisServer redis) {
         try (Jedis jedis = new Jedis(redis.host(), redis.port(), 2_000)) {
             return "PONG".equals(jedis.ping());

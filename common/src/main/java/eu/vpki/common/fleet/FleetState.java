@@ -11,7 +11,10 @@ import eu.vpki.common.replication.ReplicaStatus;
 import eu.vpki.common.replication.StoredRecord;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -165,7 +168,42 @@ public final class FleetState {
                 .flatMap(this::ec);
     }
 
-    /** Canonical ids of an operator's fleet, sorted. */
+    /**
+     * One page of an operator's fleet.
+     *
+     * @param canonicalIds the page's ids, sorted within the page
+     * @param nextCursor   the cursor of the next page; null after the last
+     */
+    public record FleetPage(List<String> canonicalIds, String nextCursor) {
+    }
+
+    /**
+     * One page of an operator's fleet from {@code cursor} ({@code "0"} for the first), about {@code limit} ids:
+     * one {@code SSCAN} of the fleet set, so one call never copies a fleet of millions whole nor blocks Redis for
+     * long. Redis's guarantees for a scan hold: every id in the fleet from the first page to the last is returned at
+     * least once; an id added or removed meanwhile may or may not be; a page may hold somewhat more than
+     * {@code limit} ids (COUNT is a hint), and a fleet small enough for Redis's compact set encoding (128 ids by
+     * default) comes whole in the first page.
+     *
+     * @param cursor a cursor a previous page returned, or {@code "0"}: decimal digits
+     * @throws IllegalArgumentException for a cursor that is not decimal digits or a limit below 1
+     */
+    public FleetPage fleetPage(String operatorId, String cursor, int limit) {
+        if (cursor == null || cursor.isEmpty() || cursor.length() > 20 || !cursor.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("a cursor is the decimal number a previous page returned, or 0");
+        }
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+        requireServing();
+        try (Jedis jedis = redis.getResource()) {
+            ScanResult<String> page = jedis.sscan(FleetKeys.operator(operatorId), cursor, new ScanParams().count(limit));
+            List<String> ids = new ArrayList<>(new TreeSet<>(page.getResult()));
+            return new FleetPage(List.copyOf(ids), page.isCompleteIteration() ? null : page.getCursor());
+        }
+    }
+
+    /** Canonical ids of an operator's fleet, sorted: the whole set in one call (tests and small fleets; pages: {@link #fleetPage}). */
     public Set<String> fleet(String operatorId) {
         requireServing();
         try (Jedis jedis = redis.getResource()) {

@@ -125,6 +125,22 @@ final class AntiEntropy {
         gate.afterRound(now);
     }
 
+    /**
+     * Whether this replica's state is complete ({@code why == null}) or why not: while it is incomplete it does not
+     * serve ({@link ServingGate#incomplete(String)}) and takes a snapshot at the next round.
+     */
+    void stateIncomplete(String why) {
+        gate.incomplete(why);
+        if (why != null) {
+            fetcher.needSnapshot();
+        }
+    }
+
+    /** A state transfer is replacing this replica's state now: it serves nothing until {@link #stateIncomplete} says. */
+    void replacing() {
+        gate.incomplete("a state transfer is replacing this replica's state");
+    }
+
     /** Whether this member may serve, and why not. */
     ServingGate gate() {
         return gate;

@@ -100,6 +100,14 @@ final class CommandFetcher {
         return behindApplied.values().stream().anyMatch(behind -> now - behind.sinceNanos() > leaseNanos);
     }
 
+    /**
+     * This replica's state is incomplete (an interrupted state transfer, {@link RedisStateMachine#incompleteState()}):
+     * no log can complete it, a snapshot must replace it.
+     */
+    void needSnapshot() {
+        snapshotNeeded = true;
+    }
+
     /** If a pull found commands no peer's log holds any more: takes a snapshot (blocking; on the control thread). */
     void snapshotIfNeeded(Map<Address, AppliedReport> fresh) {
         if (snapshotNeeded) {
@@ -151,11 +159,17 @@ final class CommandFetcher {
                     log.debug("pull of {} {}..{} from {} failed: {}", of, from, to, peer, String.valueOf(error));
                     return;
                 }
-                List<Command> commands = authentic(CommandCodec.decodeCommands(answer), peer);
-                if (commands.isEmpty() || commands.get(0).id().seq() != from) {
-                    log.debug("pull of {} {}..{} from {} answered {} command(s) from another start", of, from, to, peer,
-                            commands.size());
+                List<Command> answered = CommandCodec.decodeCommands(answer);
+                List<Command> commands = authentic(contiguous(answered, of, from, to), peer);
+                if (commands.isEmpty()) {
+                    log.debug("pull of {} {}..{} from {} answered {} command(s), none of them {}", of, from, to, peer,
+                            answered.size(), from);
                     return;
+                }
+                if (commands.size() < answered.size()) {
+                    log.warn("pull of {} {}..{} from {}: kept {} of the {} command(s) answered, up to {} (the rest is not the"
+                            + " run that follows it); what is left is asked for again", of, from, to, peer, commands.size(),
+                            answered.size(), commands.get(commands.size() - 1).id());
                 }
                 long last = commands.get(commands.size() - 1).id().seq();
                 fetched.merge(of, last, Math::max);
@@ -169,6 +183,21 @@ final class CommandFetcher {
                 pulling.remove(of);
             }
         });
+    }
+
+    /**
+     * The run of {@code answered} that a pull of {@code of}'s {@code from..to} asked for: the commands of that origin
+     * numbered {@code from}, {@code from + 1}, ... without a hole, up to {@code to}, and nothing after the first that
+     * breaks the run. The mark of what was fetched is the run's end, so a hole in an answer (a peer's log with a hole,
+     * a faulty or hostile peer) is asked for again at the next round rather than passed over for good.
+     */
+    static List<Command> contiguous(List<Command> answered, String of, long from, long to) {
+        int n = 0;
+        while (n < answered.size() && from + n <= to && answered.get(n).id().origin().equals(of)
+                && answered.get(n).id().seq() == from + n) {
+            n++;
+        }
+        return answered.subList(0, n);
     }
 
     /**
@@ -216,12 +245,14 @@ final class CommandFetcher {
             AppliedReport report = entry.getValue();
             if (dominates(report.applied(), mine)) {
                 log.warn("replica {} replaces its state with {}'s snapshot", config.replicaId(), report.replicaId());
+                // cleared before: a restore that leaves the state incomplete asks for another one (needSnapshot)
+                snapshotNeeded = false;
                 try {
                     peers.fetchState(entry.getKey());
-                    snapshotNeeded = false;
                     fetched.clear();
                     trimmer.forget();
                 } catch (Exception e) {
+                    snapshotNeeded = true;
                     log.warn("snapshot from {} failed: {}", report.replicaId(), e.toString());
                 }
                 return;

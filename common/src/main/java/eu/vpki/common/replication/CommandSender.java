@@ -92,9 +92,11 @@ final class CommandSender {
     /**
      * Numbers, encodes and broadcasts, under {@link #sendLock}: one origin's sequence numbers must reach
      * JGroups in order (SEQUENCER and NAKACK2 keep the order they are handed). {@code refusal} is checked
-     * again under the lock. If JGroups refuses the message, the number is spent and nobody holds that
-     * command, so every later command of this origin would wait for it forever: this membership then
-     * fails (via {@code failed}) and the replica rejoins as a new origin.
+     * again under the lock. A command every replica would refuse (with credentials: this replica's certificate is
+     * not valid at the origin time its clock gives) is not numbered nor sent, and the submit fails with
+     * {@code NOT_SERVING}: its number is not spent, so no replica waits for it. If JGroups refuses the message, the
+     * number is spent and nobody holds that command, so every later command of this origin would wait for it
+     * forever: this membership then fails (via {@code failed}) and the replica rejoins as a new origin.
      */
     void send(List<Operation> operations, CompletableFuture<Acknowledgement> result, Executor completer,
               Supplier<ReplicationException> refusal, Consumer<RuntimeException> failed) {
@@ -104,9 +106,22 @@ final class CommandSender {
                 completeExceptionally(result, refused, completer);
                 return;
             }
-            Command command = origins.sign(new Command(new CommandId(origin, lastSeq.incrementAndGet()), clock.millis(), operations));
+            Command command = origins.sign(new Command(new CommandId(origin, lastSeq.get() + 1), clock.millis(), operations));
+            boolean acceptedEverywhere = origins.acceptsOwn(command);
+            if (origins.enabled() && !acceptedEverywhere) {
+                // every replica would refuse it (its certificate is not valid at the origin time): sent, it would spend
+                // its sequence number and hold every later command of this origin back, at every replica, for good
+                log.warn("not sending {}: this replica's certificate is not valid at its clock ({} ms)", command.id(),
+                        command.originMillis());
+                metrics.refused("own");
+                completeExceptionally(result, new ReplicationException(ErrorCode.NOT_SERVING, "replica " + config.replicaId()
+                        + ": its replication certificate is not valid at its clock (" + command.originMillis()
+                        + " ms); the command was not sent"), completer);
+                return;
+            }
+            lastSeq.set(command.id().seq());
             byte[] encoded = CommandCodec.encode(command);
-            if (origins.acceptsOwn(command)) {
+            if (acceptedEverywhere) {
                 sent.sent(command.id(), encoded); // before the cast: JGroups may deliver it back on this thread
             }
             try {

@@ -83,6 +83,8 @@ final class Membership implements AutoCloseable {
         channel.connect(config.clusterName());
         senders.start(channel.getAddress());
         antiEntropy.start(channel.getAddress(), channel.getView());
+        // a state transfer that did not finish (this replica or its Redis crashed, or it timed out) left part of a state
+        antiEntropy.stateIncomplete(stateMachine.incompleteState().orElse(null));
         applier.start();
     }
 
@@ -159,7 +161,24 @@ final class Membership implements AutoCloseable {
 
         @Override
         public void setState(InputStream input) throws Exception {
-            applier.whilePaused(config.timeouts().stateTransfer(), true, () -> stateMachine.restore(input));
+            try {
+                // paused: what this replica applied is what it has applied for good; a snapshot without it is refused
+                applier.whilePaused(config.timeouts().stateTransfer(), true, () -> {
+                    antiEntropy.replacing();
+                    stateMachine.restore(input, watermarks.snapshot());
+                });
+            } finally {
+                antiEntropy.stateIncomplete(incompleteOrUnknown());
+            }
+        }
+
+        /** What Redis says of the state after a restore attempt; incomplete if Redis cannot say. */
+        private String incompleteOrUnknown() {
+            try {
+                return stateMachine.incompleteState().orElse(null);
+            } catch (RuntimeException e) {
+                return "its Redis did not answer after a state transfer: " + e.getMessage();
+            }
         }
     }
 }

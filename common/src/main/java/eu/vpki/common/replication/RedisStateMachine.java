@@ -4,6 +4,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -25,6 +26,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -256,17 +258,18 @@ public final class RedisStateMachine {
         out.flush();
     }
 
-    /** Replaces every managed key and the applied table with the snapshot read from {@code source} (not closed). */
-    public synchronized void restore(InputStream source) throws IOException {
-        listeners.forEach(KeyWriteListener::replacing);
-        try {
-            restoreFrom(source);
-        } finally {
-            listeners.forEach(KeyWriteListener::written);
-        }
-    }
-
-    private void restoreFrom(InputStream source) throws IOException {
+    /**
+     * Replaces every managed key and the applied table with the snapshot read from {@code source} (not closed), if
+     * the snapshot holds everything {@code applied} names (per origin, what this replica applied: the snapshot's
+     * applied table must reach it), else changes nothing and throws. Never leaves a state that looks complete and is
+     * not: before the first managed key is deleted it sets {@link ReplicatedKeyspace#incompleteKey()}, and it writes
+     * the applied table last, in the transaction that removes that marker. An interrupted restore (a failed stream,
+     * a timeout, a crash of this replica or of its Redis) leaves the marker, no applied table and part of the keys:
+     * {@link #incompleteState()} then says so, after a restart too, until a complete snapshot is installed.
+     *
+     * @throws IOException if the snapshot is malformed, does not hold what {@code applied} names, or breaks off
+     */
+    public synchronized void restore(InputStream source, Map<String, Long> applied) throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(source, 64 * 1024));
         if (in.readInt() != SNAPSHOT_MAGIC) {
             throw new IOException("not a vpki replication snapshot");
@@ -275,22 +278,57 @@ public final class RedisStateMachine {
         if (format != SNAPSHOT_FORMAT) {
             throw new IOException("unknown snapshot format " + format);
         }
+        // the provider writes its applied table first (forEachEntry): decide before anything is replaced
+        Entry first = readEntry(in);
+        Map<String, String> table = first != null && first.kind() == HASH && first.key().equals(keyspace.appliedTableKey())
+                ? first.pairs()
+                : Map.of();
+        for (Map.Entry<String, Long> mine : applied.entrySet()) {
+            String theirs = table.get(mine.getKey());
+            if (mine.getValue() > 0 && (theirs == null || Long.parseLong(theirs) < mine.getValue())) {
+                throw new IOException("the snapshot holds " + mine.getKey() + " up to " + (theirs == null ? 0 : theirs)
+                        + ", this replica applied it up to " + mine.getValue() + ": not replaced");
+            }
+        }
+        Entry pending = table.isEmpty() ? first : readEntry(in);
+        listeners.forEach(KeyWriteListener::replacing);
         try (Jedis jedis = pool.getResource()) {
+            jedis.set(keyspace.incompleteKey(), "a state transfer began replacing this replica's state and did not finish");
             deleteManagedKeys(jedis);
             Pipeline pipeline = jedis.pipelined();
-            int pending = 0;
-            for (Entry entry = readEntry(in); entry != null; entry = readEntry(in)) {
+            int written = 0;
+            for (Entry entry = pending; entry != null; entry = readEntry(in)) {
+                if (entry.key().equals(keyspace.appliedTableKey()) || !keyspace.isManaged(entry.key())) {
+                    throw new IOException("snapshot entry " + entry.key() + " is not a managed key");
+                }
                 switch (entry.kind()) {
                     case HASH -> pipeline.hset(entry.key(), entry.pairs());
                     case SET -> pipeline.sadd(entry.key(), entry.members().toArray(String[]::new));
                     default -> pipeline.set(entry.key(), entry.value());
                 }
-                if (++pending == WRITE_BATCH) {
+                if (++written % WRITE_BATCH == 0) {
                     pipeline.sync();
-                    pending = 0;
                 }
             }
             pipeline.sync();
+            Transaction complete = jedis.multi();
+            if (!table.isEmpty()) {
+                complete.hset(keyspace.appliedTableKey(), table);
+            }
+            complete.del(keyspace.incompleteKey());
+            complete.exec();
+        } finally {
+            listeners.forEach(KeyWriteListener::written);
+        }
+    }
+
+    /**
+     * Why this replica's state is incomplete (a state transfer began replacing it and did not finish:
+     * {@link #restore}), or empty if it is not. Read from Redis, so it holds across restarts of the replica.
+     */
+    public Optional<String> incompleteState() {
+        try (Jedis jedis = pool.getResource()) {
+            return Optional.ofNullable(jedis.get(keyspace.incompleteKey()));
         }
     }
 

@@ -131,6 +131,12 @@ public final class Replica implements AutoCloseable {
             public ReplicationSnapshot.RedisMemory redisMemory() {
                 return Replica.this.redisMemory();
             }
+
+            @Override
+            public boolean stateIncomplete() {
+                Membership current = membership;
+                return current != null && current.antiEntropy().gate().incomplete();
+            }
         });
         this.completions = Executors.newSingleThreadExecutor(daemon("vpki-complete-" + config.replicaId()));
         this.server = Executors.newSingleThreadExecutor(daemon("vpki-serve-" + config.replicaId()));

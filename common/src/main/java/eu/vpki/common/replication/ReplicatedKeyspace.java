@@ -53,6 +53,16 @@ public record ReplicatedKeyspace(List<String> prefixes, String appliedTableKey) 
         return appliedTableKey + ":log:" + origin;
     }
 
+    /**
+     * The key that marks this replica's state as incomplete while a state transfer replaces it:
+     * {@code <appliedTableKey>:incomplete}, set before the first managed key is deleted and removed in the same
+     * transaction that writes the applied table, last ({@link RedisStateMachine#restore}). Outside the managed keys,
+     * like the logs: neither replicated nor part of the digest.
+     */
+    public String incompleteKey() {
+        return appliedTableKey + ":incomplete";
+    }
+
     public boolean isManaged(String key) {
         for (String prefix : prefixes) {
             if (key.startsWith(prefix)) {

@@ -75,6 +75,11 @@ final class ReplicationMetrics {
 
         /** Its Redis's memory; null when Redis does not answer. */
         ReplicationSnapshot.RedisMemory redisMemory();
+
+        /** Whether this replica's state is incomplete (an interrupted or running state transfer). */
+        default boolean stateIncomplete() {
+            return false;
+        }
     }
 
     ReplicationMetrics(MeterRegistry registry, ReplicationConfig config, Gauges gauges) {
@@ -99,6 +104,9 @@ final class ReplicationMetrics {
                 .description("commands delivered but not yet applied").tags(tags).register(registry);
         Gauge.builder("vpki.replication.serving", () -> gauges.status().serving() ? 1 : 0)
                 .description("1 while this replica serves requests").tags(tags).register(registry);
+        Gauge.builder("vpki.replication.state.incomplete", () -> gauges.stateIncomplete() ? 1 : 0)
+                .description("1 while this replica's state is incomplete (a state transfer runs or was interrupted): it serves nothing")
+                .tags(tags).register(registry);
         Gauge.builder("vpki.replication.missing", () -> gauges.status().missingCommands())
                 .description("commands a member applied that this replica has not").baseUnit("commands").tags(tags)
                 .register(registry);

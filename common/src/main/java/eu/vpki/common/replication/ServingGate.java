@@ -37,6 +37,8 @@ final class ServingGate {
     private volatile boolean synced;
     private volatile long syncStartNanos;
     private volatile boolean lagging;
+    /** Why this replica's state is incomplete (an interrupted or running state transfer), or null: it is complete. */
+    private volatile String incomplete;
     // control thread only
     private Map<String, Long> syncTarget;
     private long syncDeliveredMark;
@@ -64,6 +66,26 @@ final class ServingGate {
     void merged() {
         synced = false;
         syncStartNanos = nanos.getAsLong();
+    }
+
+    /**
+     * This replica's state is incomplete ({@code why}), or complete again ({@code null}): a state transfer replaces it,
+     * or one was interrupted ({@link RedisStateMachine#incompleteState()}). While incomplete it serves nothing, whatever
+     * it applied.
+     */
+    void incomplete(String why) {
+        if (why != null && incomplete == null) {
+            log.warn("replica {} holds an incomplete state ({}): out of service until a complete snapshot is installed",
+                    config.replicaId(), why);
+        } else if (why == null && incomplete != null) {
+            log.info("replica {} holds a complete state again", config.replicaId());
+        }
+        incomplete = why;
+    }
+
+    /** Whether this replica's state is incomplete ({@link #incomplete(String)}). */
+    boolean incomplete() {
+        return incomplete != null;
     }
 
     /** Whether something a peer applied has been missing here longer than the lease (from the anti-entropy round). */
@@ -109,19 +131,24 @@ final class ServingGate {
 
     /** Whether this member may serve requests now (any thread). */
     boolean serving(long now) {
-        return synced && !lagging && applier.gaps().isEmpty() && reports.majorityView() && reports.leaseHolds(now)
+        return incomplete == null && synced && !lagging && applier.gaps().isEmpty() && reports.majorityView() && reports.leaseHolds(now)
                 && !waitedTooLong(now);
     }
 
     /**
-     * Why this member serves or not at {@code now}, checked in this order: a minority view, an expired
-     * lease, a gap, catching up, lagging.
+     * Why this member serves or not at {@code now}, checked in this order: an incomplete state, a minority view, an
+     * expired lease, a gap, catching up, lagging.
      *
      * @param view the size of its view, as the detail names it
      * @param gaps the applier's gaps, read once by the caller
      */
     Verdict verdict(long now, int view, Map<String, Applier.Gap> gaps) {
         int expected = config.expectedMembers();
+        String partial = incomplete;
+        if (partial != null) {
+            return new Verdict(ReplicaStatus.State.CATCHING_UP, "state incomplete: " + partial
+                    + "; out of service until a complete snapshot is installed");
+        }
         if (!reports.majorityView()) {
             return new Verdict(ReplicaStatus.State.MINORITY,
                     "view of " + view + " holds no majority of the " + expected + " expected members");

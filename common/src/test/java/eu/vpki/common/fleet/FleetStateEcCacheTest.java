@@ -118,7 +118,7 @@ class FleetStateEcCacheTest {
         apply(FleetCommands.changeStatus(station.withStatus(StationStatus.SUSPENDED, 6)));
         assertThat(fleet.ecWithStation(ec.id()).station().orElseThrow().status()).isEqualTo(StationStatus.SUSPENDED);
 
-        stateMachine.restore(new ByteArrayInputStream(active.toByteArray()));
+        stateMachine.restore(new ByteArrayInputStream(active.toByteArray()), java.util.Map.of());
 
         assertThat(fleet.ecWithStation(ec.id()).station().orElseThrow().status()).isEqualTo(StationStatus.ACTIVE);
     }

@@ -242,7 +242,7 @@ class RedisStateMachineTest {
         stateMachine.writeSnapshot(snapshot);
 
         stateMachine.apply(List.of(command("c", 1, new Operation.Put("t:idx:stale", "gone"))));
-        stateMachine.restore(new ByteArrayInputStream(snapshot.toByteArray()));
+        stateMachine.restore(new ByteArrayInputStream(snapshot.toByteArray()), Map.of());
 
         assertThat(stateMachine.digest()).isEqualTo(digest);
         assertThat(stateMachine.appliedSeqs()).isEqualTo(Map.of("a", 2L, "b", 1L));

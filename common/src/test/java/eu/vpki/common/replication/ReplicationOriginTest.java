@@ -1,6 +1,7 @@
 package eu.vpki.common.replication;
 
 import ch.qos.logback.classic.Level;
+import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.etsi.crypto.DeploymentCa;
 import eu.vpki.common.etsi.crypto.DeploymentTrust;
 import eu.vpki.common.etsi.crypto.ReplicaKey;
@@ -33,8 +34,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -284,6 +287,83 @@ class ReplicationOriginTest {
             assertThat(confirmations.get("r0").getOrDefault("r0", new AtomicInteger()).get()).as("r0 opening its own confirmations")
                     .isZero();
             assertThat(confirmations.get("r0").get("r1").get()).as("r0 opening r1's confirmations").isGreaterThanOrEqualTo(20);
+        }
+    }
+
+    /**
+     * Issue #38: a command its own origin's certificate does not cover at the origin time (the replica's clock stepped
+     * out of the certificate's validity, here two days ahead for one submit) would be refused by every replica; sent,
+     * it spent its sequence number and every later command of that origin was held back behind it, at every replica
+     * (GAP): nobody served again. Now the origin refuses it before numbering it ({@code NOT_SERVING}), and its next
+     * command, made once its clock is back, is applied everywhere and every replica serves. Three replicas, FIFO +
+     * ASYNC and TOTAL + SYNC.
+     */
+    @ParameterizedTest
+    @CsvSource({"FIFO,ASYNC", "TOTAL,SYNC"})
+    void aCommandItsOwnCertificateDoesNotCover_isNotSent_andTheGroupKeepsServing(Order order, Propagation propagation) {
+        Path trust = deployment(List.of("r0", "r1", "r2"));
+        SteppingClock r1Clock = new SteppingClock();
+        cluster = new TestCluster(SERVERS.fixtures(), order, propagation)
+                .withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD))
+                .withClocks(id -> id.equals("r1") ? r1Clock : Clock.systemUTC());
+        cluster.startAll();
+        Replica r1 = cluster.member(1).replica();
+        CommandId before = cluster.submitWhenServing(1, List.of(new Operation.Put("t:idx:before", "1"))).token();
+
+        // a refusal because r1 does not serve at that moment (its lease, on a loaded machine) is tried again
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        await().atMost(TestCluster.CONVERGENCE).pollInterval(Duration.ofMillis(20)).until(() -> {
+            r1Clock.stepForThisThread(Duration.ofDays(2)); // beyond the certificate's validity (one day)
+            try {
+                refused.set(catchThrowable(() -> r1.submit(List.of(new Operation.Put("t:idx:stepped", "1"))).join()));
+            } finally {
+                r1Clock.stepForThisThread(Duration.ZERO);
+            }
+            return !(refused.get() != null && refused.get().getCause() instanceof ReplicationException e
+                    && (e.code() == ErrorCode.NO_MAJORITY || e.getMessage().contains("catching up")));
+        });
+        assertThat(refused.get()).as("the submit at the stepped clock").hasCauseInstanceOf(ReplicationException.class);
+
+        CommandId after = cluster.submitWhenServing(1, List.of(new Operation.Put("t:idx:after", "1"))).token();
+        assertThat(after.seq()).as("the refused command spent no sequence number").isEqualTo(before.seq() + 1);
+        for (TestCluster.Member m : cluster.members()) {
+            m.replica().awaitApplied(after, Duration.ofSeconds(30));
+            assertThat(m.exists("t:idx:stepped")).as("at %s", m.id()).isFalse();
+        }
+        cluster.awaitServing(0, 1, 2);
+        cluster.awaitSameState(0, 1, 2);
+        assertThat(((ReplicationException) refused.get().getCause()).code()).as("refused at its origin, not sent")
+                .isEqualTo(ErrorCode.NOT_SERVING);
+    }
+
+    /**
+     * The system clock, moved by {@link #stepForThisThread} for the calls of one thread only (the test's, which
+     * submits): the replica's own threads (reports, leases) keep the system time, so only the command made on that
+     * thread carries the stepped time.
+     */
+    static final class SteppingClock extends Clock {
+        private volatile Thread stepped;
+        private volatile Duration step = Duration.ZERO;
+
+        void stepForThisThread(Duration by) {
+            step = by;
+            stepped = by.isZero() ? null : Thread.currentThread();
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            Instant now = Instant.now();
+            return Thread.currentThread() == stepped ? now.plus(step) : now;
         }
     }
 

@@ -92,6 +92,9 @@ final class TestCluster implements AutoCloseable {
     /** Each member's transport security by replica id; {@link ReplicationConfig.Tls#OFF} unless {@link #withTls}. */
     private java.util.function.Function<String, ReplicationConfig.Tls> tls = id -> ReplicationConfig.Tls.OFF;
 
+    /** Each member's clock by replica id; the system clock unless {@link #withClocks}. */
+    private java.util.function.Function<String, Clock> clocks = id -> Clock.systemUTC();
+
     /** Wraps each member's origin credentials (a test that counts their checks); none unless {@link #withCredentials}. */
     private java.util.function.UnaryOperator<OriginCredentials> credentialsWrapper = credentials -> credentials;
 
@@ -123,6 +126,12 @@ final class TestCluster implements AutoCloseable {
     /** Each member started from now on gets {@code wrapper} applied to its origin credentials (with TLS). */
     TestCluster withCredentials(java.util.function.UnaryOperator<OriginCredentials> wrapper) {
         this.credentialsWrapper = wrapper;
+        return this;
+    }
+
+    /** Each member started from now on gets the clock {@code clock} gives for its replica id. */
+    TestCluster withClocks(java.util.function.Function<String, Clock> clock) {
+        this.clocks = clock;
         return this;
     }
 
@@ -181,7 +190,7 @@ final class TestCluster implements AutoCloseable {
                 member.port, new ReplicationConfig.Discovery.TcpPing(initialHosts()), expectedMembers, timeouts,
                 ReplicationConfig.DEFAULT_APPLY_GROUPING, statusInterval, tls.apply(member.id()));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Replica replica = new Replica(config, keyspace, member.pool, Clock.systemUTC(), registry,
+        Replica replica = new Replica(config, keyspace, member.pool, clocks.apply(member.id()), registry,
                 config.tls().enabled() ? credentialsWrapper.apply(credentials(config.tls())) : null);
         try {
             replica.connect();

@@ -13,7 +13,20 @@ final class RedisServerProcess implements RedisFixture {
     }
 
     static RedisServerProcess start(Path binary) {
-        return new RedisServerProcess(RedisServer.start(binary, RedisServer.Options.ephemeral()));
+        String window = System.getProperty("vpki.test.redis-ports");
+        if (window == null || window.isBlank()) {
+            return new RedisServerProcess(RedisServer.start(binary, RedisServer.Options.ephemeral()));
+        }
+        IllegalStateException failure = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                return new RedisServerProcess(RedisServer.start(binary, RedisServer.Options.ephemeral().onPort(TestPorts.freeIn(window))));
+            } catch (IllegalStateException e) {
+                // a probed free port may be taken before redis binds it: try another one
+                failure = e;
+            }
+        }
+        throw failure;
     }
 
     /** The operating-system process id, for tests that check the process is really gone. */

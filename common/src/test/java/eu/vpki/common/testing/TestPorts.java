@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * out, and one JVM never hands out the same port twice. Concurrent JVMs start at random points of
  * the window, and the window stays clear of the fixed ports of the integration tests
  * (LocalClusterIT, FaultsIT, ExperimentIT use 21500 and above).
+ *
+ * <p>On a machine shared by several builds, each can confine its tests to a window of its own with the
+ * system property {@code vpki.test.ports=LOW-HIGH} (Surefire passes {@code -D} options of the command line
+ * on), and the redis-servers the tests start with {@code vpki.test.redis-ports=LOW-HIGH}
+ * ({@link #freeIn(String)}).
  */
 public final class TestPorts {
     static final int WINDOW_START = 12_000;
@@ -33,6 +38,10 @@ public final class TestPorts {
 
     /** A port no socket of this machine is bound to, outside the ephemeral range where the kernel allows it. */
     public static int free() {
+        String window = System.getProperty("vpki.test.ports");
+        if (window != null && !window.isBlank()) {
+            return freeIn(window);
+        }
         int start = Math.max(WINDOW_START, 1024);
         int end = Math.min(WINDOW_END, ephemeralLow());
         if (end - start < 100) {
@@ -45,6 +54,24 @@ public final class TestPorts {
             }
         }
         return kernelChosen();
+    }
+
+    /**
+     * A free port of {@code window} ({@code LOW-HIGH}, both included), never the same twice in one JVM.
+     *
+     * @throws IllegalStateException if every port of the window is taken
+     */
+    public static int freeIn(String window) {
+        String[] bounds = window.trim().split("-");
+        int low = Integer.parseInt(bounds[0].trim());
+        int high = Integer.parseInt(bounds[1].trim());
+        for (int tries = 0; tries <= high - low; tries++) {
+            int port = low + Math.floorMod(NEXT.getAndIncrement(), high - low + 1);
+            if (bindable(port)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port in " + window);
     }
 
     /** The lowest port of the kernel's ephemeral range (Linux), or the IANA default where it cannot be read. */

@@ -131,12 +131,15 @@ public final class EnrolmentService {
 
         StationRecord station;
         Optional<EcRecord> superseded;
+        // the version of the station's latest EC as read here: the new EC and its pointer are written above it
+        long followed;
         if (received.initial()) {
             FleetState.StationAndLatestEc read = registeredStation(received.request().itsId());
             station = read.station().orElseThrow();
             outer.requireSelfSignedBy(station.canonicalKey(), ErrorCode.CANONICAL_KEY_MISMATCH);
             requireNewerThan(read.latestEc(), generated, station.canonicalId());
             superseded = read.latestEc().filter(ec -> ec.status() == EcRecord.Status.ACTIVE);
+            followed = read.latestEc().map(EcRecord::version).orElse(0L);
         } else {
             HashedId8 currentId = outer.signerDigest().orElseThrow();
             FleetState.EcAndStation read = fleet.ecWithStation(currentId);
@@ -156,6 +159,7 @@ public final class EnrolmentService {
                     .orElseThrow(() -> new PkiException(ErrorCode.UNKNOWN_STATION, "station of EC " + currentId + " is gone"));
             requireNewerThan(Optional.of(current), generated, station.canonicalId());
             superseded = Optional.of(current);
+            followed = current.version();
         }
         if (station.status() != StationStatus.ACTIVE) {
             throw new PkiException(ErrorCode.STATION_NOT_ACTIVE, "station " + station.canonicalId() + " is " + station.status());
@@ -173,7 +177,9 @@ public final class EnrolmentService {
         }
         EtsiCertificate ec = CertificateIssuer.issue(CertificateProfiles.enrolmentCredential(validity,
                 received.request().verificationKey(), received.request().encryptionKey(), region), ea.certificate(), ea.signer());
-        EcRecord issued = new EcRecord(ec, station.canonicalId(), EcRecord.Status.ACTIVE, versions.next(), generated);
+        // above the version read, not the wall clock alone: a replica whose clock runs behind the one that issued the
+        // latest EC must still move the station's pointer to the EC it issues now (issue #38, docs/replication.md)
+        EcRecord issued = new EcRecord(ec, station.canonicalId(), EcRecord.Status.ACTIVE, versions.nextAbove(followed), generated);
         Optional<EcRecord> old = superseded.map(s -> s.superseded(versions.nextAbove(s.version())));
         Acknowledgement ack = replicate(issued, old);
         audit.event("ec-issued", "ec", ec.hashedId8().toHex(), "station", station.canonicalId(), "operator", station.operatorId(),

@@ -39,8 +39,10 @@ import java.util.concurrent.Callable;
 @Command(name = "faults", mixinStandardHelpOptions = true, sortOptions = false, description = {
         "Fault-injection harness (docs/reliability.md): the local cluster on real processes,",
         "a recorded workload, a seeded schedule of faults (kill -9 of replica JVMs and",
-        "redis-servers, SIGSTOP pauses, partitions, full restarts stalest first, sequencer",
-        "kills), then ten checks of what each consistency mode promises.",
+        "redis-servers, SIGSTOP pauses, partitions dropping, refusing and one-way, full",
+        "restarts stalest first, sequencer kills, long outages, empty joins through a",
+        "snapshot, lost Redis data, clock offsets and steps), then the checks of what each",
+        "consistency mode promises; --fleet fills the state with a fleet first.",
         "Exit code: 0 every promised guarantee held, 1 one was violated, 2 a run failed.", ""})
 public final class FaultsCommand implements Callable<Integer> {
     static final int VIOLATED = 1;
@@ -79,8 +81,18 @@ public final class FaultsCommand implements Callable<Integer> {
     // ---- schedule ----
     @Option(names = "--seed", description = "schedule seed (default: drawn at random and printed)")
     Long seed;
-    @Option(names = "--faults", split = ",", paramLabel = "KIND", description = "only these kinds (replica-kill, redis-kill, pause, partition-minority, partition-coordinator, full-restart, sequencer-kill)")
+    @Option(names = "--faults", split = ",", paramLabel = "KIND", description = "only these kinds (replica-kill, redis-kill, pause, partition-minority, partition-coordinator, full-restart, sequencer-kill, long-outage, double-kill, catchup-crash, empty-join, empty-join-crash, redis-data-loss, short-pause, partition-refusing, partition-one-way, clock-ahead, clock-behind, clock-step)")
     List<String> only = new ArrayList<>();
+    @Option(names = "--count", split = ",", paramLabel = "KIND=N", description = "how many faults of a kind, any kind (overrides the options below), e.g. --count empty-join=3,long-outage=1; defaults: docs/reliability.md")
+    Map<String, Integer> count = new java.util.LinkedHashMap<>();
+    @Option(names = "--long-outage", defaultValue = "1m", converter = DurationConverter.class, description = "how long a long-outage keeps its replica down (default ${DEFAULT-VALUE}; the full matrix: 15m)")
+    Duration longOutage;
+    @Option(names = "--clock-offset", defaultValue = "240s", converter = DurationConverter.class, description = "how far clock-ahead, clock-behind and clock-step set a replica's clock (default ${DEFAULT-VALUE})")
+    Duration clockOffset;
+    @Option(names = "--faketime", defaultValue = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1", description = "libfaketime, preloaded into the replica JVMs when the schedule has clock faults (Debian: apt-get install faketime) (default ${DEFAULT-VALUE})")
+    Path faketime;
+    @Option(names = "--fleet", defaultValue = "0", description = "scale mode: register this many stations before the workload and the faults begin, e.g. 1000000 (default ${DEFAULT-VALUE})")
+    long fleet;
     @Option(names = "--replica-kills", defaultValue = "20", description = "kill -9 of a replica JVM (default ${DEFAULT-VALUE})")
     int replicaKills;
     @Option(names = "--redis-kills", defaultValue = "5", description = "kill -9 of a replica's redis-server (default ${DEFAULT-VALUE})")
@@ -142,7 +154,13 @@ public final class FaultsCommand implements Callable<Integer> {
         List<String[]> chosenModes = modes();
         Map<FaultKind, Integer> counts = counts();
         FaultSchedule.Timing timing = new FaultSchedule.Timing(restartDelay.get(0), restartDelay.get(1), overDetection.get(0),
-                overDetection.get(1), writeWindow.get(0), writeWindow.get(1), gap.get(0), gap.get(1));
+                overDetection.get(1), writeWindow.get(0), writeWindow.get(1), gap.get(0), gap.get(1)).with(longOutage, clockOffset);
+        boolean clocks = counts.entrySet().stream().anyMatch(c -> c.getKey().clock() && c.getValue() > 0);
+        if (clocks && !printSchedule && !java.nio.file.Files.isRegularFile(faketime)) {
+            System.err.println("the schedule has clock faults, and there is no libfaketime at " + faketime
+                    + ": apt-get install faketime, pass --faketime, or leave them out (--count clock-ahead=0,clock-behind=0,clock-step=0)");
+            return FAILED;
+        }
         if (printSchedule) {
             for (FaultPlan p : FaultSchedule.draw(chosenSeed, counts, eaReplicas + operators, failureDetection, timing)) {
                 String targets = switch (p.kind()) {
@@ -166,7 +184,8 @@ public final class FaultsCommand implements Callable<Integer> {
                         placement.workDir.resolve(mode[0].toLowerCase(Locale.ROOT) + "-"
                                 + mode[1].toLowerCase(Locale.ROOT)).toAbsolutePath(),
                         eaReplicas, operators, aas, mode[0], mode[1], placement.basePort,
-                        placement.jgroupsBase(), "nistP256", appendFsync, failureDetection);
+                        placement.jgroupsBase(), "nistP256", appendFsync, failureDetection)
+                        .withFaketime(clocks ? faketime.toAbsolutePath() : null);
                 if (!archivesRecorded) {
                     // class-data archives make every (re)start of a service faster; recorded once per build
                     ClassDataRecording.record(spec, System.err::println);
@@ -174,7 +193,7 @@ public final class FaultsCommand implements Callable<Integer> {
                 }
                 FaultRun.Config config = new FaultRun.Config(spec, chosenSeed, counts, timing, failureDetection, warmup, quiet,
                         new ConsistencyWorkload.Settings(rate, workers, raceShare, Duration.ofSeconds(15)), reportDir.toAbsolutePath(),
-                        budget);
+                        budget, fleet);
                 try {
                     FaultRun.Result result = FaultRun.run(config, net, null, System.err::println);
                     records.add(result.record());
@@ -232,8 +251,8 @@ public final class FaultsCommand implements Callable<Integer> {
         return out;
     }
 
-    private Map<FaultKind, Integer> counts() {
-        Map<FaultKind, Integer> counts = new EnumMap<>(FaultKind.class);
+    Map<FaultKind, Integer> counts() {
+        Map<FaultKind, Integer> counts = new EnumMap<>(FaultSchedule.matrixCounts());
         counts.put(FaultKind.REPLICA_KILL, replicaKills);
         counts.put(FaultKind.REDIS_KILL, redisKills);
         counts.put(FaultKind.PAUSE, pauses);
@@ -241,6 +260,7 @@ public final class FaultsCommand implements Callable<Integer> {
         counts.put(FaultKind.PARTITION_COORDINATOR, coordinatorPartitions);
         counts.put(FaultKind.FULL_RESTART, fullRestarts);
         counts.put(FaultKind.SEQUENCER_KILL, sequencerKills);
+        count.forEach((kind, n) -> counts.put(FaultKind.parse(kind), n));
         if (!only.isEmpty()) {
             List<FaultKind> kept = only.stream().map(FaultKind::parse).toList();
             counts.keySet().retainAll(kept);

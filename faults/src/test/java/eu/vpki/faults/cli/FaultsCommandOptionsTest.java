@@ -30,4 +30,22 @@ class FaultsCommandOptionsTest {
         assertThat(command.network.prefix).isEqualTo("vpkiq");
         assertThat(command.network.network).isEqualTo("loopback");
     }
+
+    @Test
+    void counts_defaultToTheMatrix_countOverridesAnyKind_faultsKeepsOnlyThoseAsked() {
+        FaultsCommand defaults = new FaultsCommand();
+        new CommandLine(defaults).parseArgs();
+        assertThat(defaults.counts()).isEqualTo(eu.vpki.faults.FaultSchedule.matrixCounts());
+        assertThat(defaults.longOutage).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(defaults.fleet).isZero();
+
+        FaultsCommand some = new FaultsCommand();
+        new CommandLine(some).parseArgs("--count", "empty-join=4,long-outage=0", "--replica-kills", "7", "--faults",
+                "empty-join,replica-kill,long-outage", "--long-outage", "15m", "--fleet", "1000000");
+        assertThat(some.counts()).containsOnly(java.util.Map.entry(eu.vpki.faults.FaultKind.EMPTY_JOIN, 4),
+                java.util.Map.entry(eu.vpki.faults.FaultKind.REPLICA_KILL, 7),
+                java.util.Map.entry(eu.vpki.faults.FaultKind.LONG_OUTAGE, 0));
+        assertThat(some.longOutage).isEqualTo(java.time.Duration.ofMinutes(15));
+        assertThat(some.fleet).isEqualTo(1_000_000L);
+    }
 }

@@ -51,7 +51,11 @@ public final class Inputs {
                               String latestEcStatus, String latestEcValidUntil) {
     }
 
-    /** An operator's fleet. */
-    public record FleetView(String operatorId, List<String> canonicalIds) {
+    /**
+     * One page of an operator's fleet ({@code GET /stations?cursor=&limit=}).
+     *
+     * @param nextCursor what to pass as {@code cursor} for the next page; null after the last page
+     */
+    public record FleetView(String operatorId, List<String> canonicalIds, String nextCursor) {
     }
 }

@@ -46,10 +46,27 @@ public final class StationAdministration {
         return StationInputs.view(s, read.latestEc().orElse(null));
     }
 
-    /** The caller's fleet. */
-    public Inputs.FleetView list(String operatorId, String version) {
+    /** Ids per page when the caller names no limit. */
+    public static final int DEFAULT_PAGE = 1_000;
+    /** The most ids a caller may ask for in one page: one call stays bounded whatever the fleet's size. */
+    public static final int MAX_PAGE = 10_000;
+
+    /**
+     * One page of the caller's fleet ({@link FleetState#fleetPage}): from {@code cursor} (null or {@code "0"}: the
+     * first page), about {@code limit} ids (null: {@link #DEFAULT_PAGE}; at most {@link #MAX_PAGE}).
+     */
+    public Inputs.FleetView list(String operatorId, String version, String cursor, Integer limit) {
+        int size = limit == null ? DEFAULT_PAGE : limit;
+        if (size < 1 || size > MAX_PAGE) {
+            throw InvalidInputException.of("limit", ErrorCode.INVALID_ARGUMENT, "between 1 and " + MAX_PAGE + ", got " + size);
+        }
+        String from = cursor == null || cursor.isEmpty() ? "0" : cursor;
+        if (from.length() > 20 || !from.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw InvalidInputException.of("cursor", ErrorCode.INVALID_ARGUMENT, "the nextCursor of a previous page, or 0");
+        }
         rw.awaitVersion(version);
-        return new Inputs.FleetView(operatorId, List.copyOf(fleet.fleet(operatorId)));
+        FleetState.FleetPage page = fleet.fleetPage(operatorId, from, size);
+        return new Inputs.FleetView(operatorId, page.canonicalIds(), page.nextCursor());
     }
 
     public Inputs.WriteResult changePermissions(String operatorId, String canonicalId, Inputs.PermissionChange change) {

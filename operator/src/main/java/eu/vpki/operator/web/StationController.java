@@ -21,6 +21,7 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import java.security.Principal;
@@ -63,11 +64,13 @@ public class StationController {
     }
 
     @GetMapping("/stations")
-    @Operation(summary = "List the canonical ids of the caller's fleet")
+    @Operation(summary = "List the canonical ids of the caller's fleet, one page per call: follow nextCursor until it is absent")
     @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.VERSION_NOT_YET_APPLIED})
     public Inputs.FleetView list(Principal operator,
-                                 @Parameter(description = READ_VERSION) @RequestHeader(value = VERSION_HEADER, required = false) String version) {
-        return administration.list(operator.getName(), version);
+                                 @Parameter(description = READ_VERSION) @RequestHeader(value = VERSION_HEADER, required = false) String version,
+                                 @Parameter(description = "the nextCursor of the previous page; absent or 0 for the first page") @RequestParam(value = "cursor", required = false) String cursor,
+                                 @Parameter(description = "about how many ids the page holds (a hint, 1 to 10000, default 1000); a fleet of up to 128 ids comes whole") @RequestParam(value = "limit", required = false) Integer limit) {
+        return administration.list(operator.getName(), version, cursor, limit);
     }
 
     @GetMapping("/stations/{id}")

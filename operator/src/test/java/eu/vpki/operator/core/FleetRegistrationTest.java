@@ -174,10 +174,10 @@ class FleetRegistrationTest {
 
     @Test
     void readWithAVersionNeverApplied_failsAfterTheBoundedWait() {
-        assertThatThrownBy(() -> administration.list("op-1", "99@elsewhere"))
+        assertThatThrownBy(() -> administration.list("op-1", "99@elsewhere", null, null))
                 .isInstanceOfSatisfying(eu.vpki.common.error.PkiException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.VERSION_NOT_YET_APPLIED));
-        assertThatThrownBy(() -> administration.list("op-1", "garbage"))
+        assertThatThrownBy(() -> administration.list("op-1", "garbage", null, null))
                 .isInstanceOfSatisfying(InvalidInputException.class,
                         e -> assertThat(e.errors().get(0).field()).isEqualTo("X-Vpki-Version"));
     }
