@@ -65,15 +65,30 @@ final class StationsCommand implements Runnable {
         }
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "The canonical ids of the operator's fleet.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = {
+            "One page of the canonical ids of the operator's fleet; the answer's nextCursor, given as --cursor, reads the next."})
     static final class ListStations implements Callable<Integer> {
         @Mixin
         Operator operator;
+        @Option(names = "--cursor", description = "where the page starts: the nextCursor of the previous page")
+        String cursor;
+        @Option(names = "--limit", description = "about how many ids per page (the Operator's default: 1,000)")
+        Integer limit;
 
         @Override
         public Integer call() {
-            System.out.println(
-                    ApiCall.expect(200, "listing the stations", operator.connect().get("/operator/v1/stations", operator.version)).body());
+            StringBuilder path = new StringBuilder("/operator/v1/stations");
+            char separator = '?';
+            if (cursor != null) {
+                path.append(separator).append("cursor=")
+                        .append(java.net.URLEncoder.encode(cursor, java.nio.charset.StandardCharsets.UTF_8));
+                separator = '&';
+            }
+            if (limit != null) {
+                path.append(separator).append("limit=").append(limit);
+            }
+            System.out
+                    .println(ApiCall.expect(200, "listing the stations", operator.connect().get(path.toString(), operator.version)).body());
             return 0;
         }
     }

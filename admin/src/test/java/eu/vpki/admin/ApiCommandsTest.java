@@ -42,6 +42,7 @@ class ApiCommandsTest {
                     + "\"revoked\":true,\"revokedAt\":\"2026-11-29T15:00:00Z\"}",
             "POST /admin/authorities/ca-certificate-request", "201 {\"type\":\"AA\",\"hashedId8\":\"8899aabbccddeeff\","
                     + "\"validUntil\":\"2029-11-29T00:00:00Z\",\"certificate\":\"AQID\"}",
+            "GET /operator/v1/stations", "200 {\"operatorId\":\"op\",\"canonicalIds\":[\"car-2\"]}",
             "POST /operator/v1/stations", "201 {\"version\":\"7@operator-0~m1\",\"count\":1}",
             "POST /operator/v1/stations/car-1/revoke", "409 {\"error\":\"INVALID_STATE_TRANSITION\",\"detail\":\"car-1 is revoked\"}");
 
@@ -142,6 +143,15 @@ class ApiCommandsTest {
         assertThat(asked).containsExactly(new Asked("POST", "/operator/v1/stations", "Bearer s3cret",
                 "{\"stations\":[{\"canonicalId\":\"car-1\"}]}"));
         assertThat(run.out()).contains("version 7@operator-0~m1");
+    }
+
+    @Test
+    void stationsList_asksForThePageAfterTheCursor() {
+        Run run = run("stations", "list", "--cursor", "car-1", "--limit", "10", "--operator", base, "--token-file", token.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(asked).containsExactly(new Asked("GET", "/operator/v1/stations?cursor=car-1&limit=10", "Bearer s3cret", ""));
+        assertThat(run.out()).contains("\"canonicalIds\":[\"car-2\"]");
     }
 
     @Test
