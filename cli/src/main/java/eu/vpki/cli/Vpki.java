@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
 @Command(name = "vpki", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, description = "A local ETSI TS 102 941 PKI, simulated ITS stations that enrol and fetch pseudonym certificates (ATs), measured;"
         + " the fault-injection harness and the paper's experiments.", subcommands = {DemoCommand.class, ClusterCommand.class,
                 RegisterCommand.class, EnrolCommand.class, FetchCommand.class,
-                SweepCommand.class, BootstrapCommand.class, FaultsCommand.class, ExperimentCommand.class})
+                SweepCommand.class, StatusCommand.class, BootstrapCommand.class, FaultsCommand.class, ExperimentCommand.class})
 public final class Vpki implements Runnable {
 
     @Override

@@ -6,6 +6,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,8 +14,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A running local PKI's {@code cluster.json} in its work directory: its endpoints, the operator's
- * token file, the launcher's pid and every child's, so that a command in another process can use
+ * A running local PKI's {@code cluster.json} in its work directory: its endpoints, the replicas' management URLs,
+ * the operator's token file, the launcher's pid and every child's, so that a command in another process can use
  * the cluster ({@code --cluster DIR}) or stop it ({@link #stop(Path)}), and a second launcher refuses
  * to start over a running one ({@link #refuseIfRunning(Path)}).
  */
@@ -27,7 +28,7 @@ public final class ClusterStateFile {
     }
 
     /** Writes the state of a started cluster. */
-    static void write(Path work, ClusterSpec spec, LocalCluster.Endpoints endpoints, List<Long> pids) {
+    static void write(Path work, ClusterSpec spec, LocalCluster.Endpoints endpoints, List<URI> replicaManagement, List<Long> pids) {
         ObjectNode n = JSON.createObjectNode();
         n.put("spec", spec.describe());
         n.put("rca", endpoints.rca().toString());
@@ -42,6 +43,8 @@ public final class ClusterStateFile {
         endpoints.eaReplicas().forEach(u -> eas.add(u.toString()));
         var aas = n.putArray("aas");
         endpoints.aas().forEach(u -> aas.add(u.toString()));
+        var management = n.putArray("replicaManagement");
+        replicaManagement.forEach(u -> management.add(u.toString()));
         n.put("launcherPid", ProcessHandle.current().pid());
         var array = n.putArray("pids");
         pids.forEach(array::add);
@@ -50,6 +53,23 @@ public final class ClusterStateFile {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The management base URLs of the EA and Operator replicas of the cluster running from {@code workDir} (where
+     * {@code /actuator/replication} answers: {@code ./vpki status}).
+     *
+     * @throws IllegalStateException if no cluster runs from there
+     */
+    public static List<URI> replicaManagement(Path workDir) {
+        Path state = workDir.toAbsolutePath().resolve(NAME);
+        if (!Files.isRegularFile(state)) {
+            throw new IllegalStateException(
+                    "no cluster runs from " + workDir + " (no " + NAME + "): start one with './vpki cluster start'");
+        }
+        List<URI> urls = new ArrayList<>();
+        read(state).path("replicaManagement").forEach(u -> urls.add(URI.create(u.asText())));
+        return urls;
     }
 
     /** Fails if {@code workDir} holds the state of a cluster whose launcher still runs: its files must not be deleted. */

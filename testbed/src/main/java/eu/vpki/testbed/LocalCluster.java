@@ -595,7 +595,8 @@ public final class LocalCluster implements AutoCloseable {
                 pids.add(r.redis().pid());
             }
         });
-        ClusterStateFile.write(spec.workDir().toAbsolutePath(), spec, endpoints, pids);
+        List<java.net.URI> management = replicas.stream().map(r -> r.jvm().managementUrl()).toList();
+        ClusterStateFile.write(spec.workDir().toAbsolutePath(), spec, endpoints, management, pids);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package eu.vpki.aa.config;
 
+import eu.vpki.shell.management.ManagedCertificate;
 import eu.vpki.aa.core.AaIdentity;
 import eu.vpki.aa.core.AaMetrics;
 import eu.vpki.aa.core.AtPolicy;
@@ -55,6 +56,18 @@ public class AaConfiguration {
     }
 
     /** The CTL and CRL from {@code vpki.dc.urls}, verified against {@code vpki.rca.certificate-file} (both required). */
+    /** The AA certificate's validity, watched (gauge vpki.certificate.expiry). */
+    @Bean
+    ManagedCertificate aaCertificate(AaIdentity identity) {
+        return ManagedCertificate.etsi("aa", identity.certificate());
+    }
+
+    /** The root certificate the AA trusts, when configured: its validity, watched. */
+    @Bean
+    ManagedCertificate rcaCertificate(TrustListProperties trust) {
+        return trust.rca().certificateFile() == null ? null : ManagedCertificate.etsi("rca", trust.rcaCertificate());
+    }
+
     @Bean
     TrustListClient trustListClient(TrustListProperties trust, ClientTls clientTls) {
         return trust.client(clientTls.sslContext());

@@ -151,6 +151,21 @@ final class AntiEntropy {
         return reports.leaseHolds(now);
     }
 
+    /** The latest report of each other member of the view and when it arrived ({@link PeerReports#heard}). */
+    Map<Address, PeerReports.Heard> heard() {
+        return reports.heard();
+    }
+
+    /** The current view (null before {@link #start}). */
+    View view() {
+        return reports.view();
+    }
+
+    /** The first sequence number of {@code of} still in this member's log as last read; 0 when unknown or none (reads no Redis). */
+    long cachedLogFirst(String of) {
+        return trimmer.cachedLogFirst(of);
+    }
+
     /** Commands some member applied that this one has not (includes what is merely in flight). */
     long missing() {
         return fetcher.missing();

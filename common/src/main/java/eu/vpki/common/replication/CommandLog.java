@@ -62,6 +62,13 @@ final class CommandLog {
         }
     }
 
+    /** How many commands of {@code origin} the log holds now (XLEN). */
+    long length(String origin) {
+        try (Jedis jedis = pool.getResource()) {
+            return jedis.xlen(key(origin));
+        }
+    }
+
     /** Removes {@code origin}'s commands up to and including {@code seq}. */
     void trimThrough(String origin, long seq) {
         try (Jedis jedis = pool.getResource()) {

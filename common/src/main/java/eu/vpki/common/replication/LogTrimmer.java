@@ -68,6 +68,11 @@ final class LogTrimmer {
         return first;
     }
 
+    /** The first logged command of {@code of} as last read or trimmed to; 0 when not known (reads no Redis; any thread). */
+    long cachedLogFirst(String of) {
+        return logFirst.getOrDefault(of, 0L);
+    }
+
     /** After a snapshot replaced the state (and the log): read where each log starts again. */
     void forget() {
         logFirst.clear();

@@ -108,6 +108,11 @@ final class Membership implements AutoCloseable {
         return channel;
     }
 
+    /** The current view; null before the first or after closing. */
+    View view() {
+        return closed ? null : view;
+    }
+
     int viewSize() {
         View current = view;
         return closed || current == null ? 0 : current.size();

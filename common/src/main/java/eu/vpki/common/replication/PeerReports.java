@@ -141,6 +141,17 @@ final class PeerReports {
         return since;
     }
 
+    /** The latest report of each member of the view other than this one, with when it arrived (none yet: absent). */
+    Map<Address, Heard> heard() {
+        Map<Address, Heard> inView = new HashMap<>();
+        heard.forEach((member, entry) -> {
+            if (inView(member)) {
+                inView.put(member, entry);
+            }
+        });
+        return inView;
+    }
+
     /** The current view (null before {@link #start}). */
     View view() {
         return view;

@@ -210,6 +210,25 @@ public final class RedisStateMachine {
         throw new IllegalStateException("INFO server names no run_id");
     }
 
+    /** The memory its Redis uses and may use ({@code INFO memory}: {@code used_memory}, {@code maxmemory}, 0 = no limit). */
+    ReplicationSnapshot.RedisMemory memory() {
+        long used = -1;
+        long max = 0;
+        try (Jedis jedis = pool.getResource()) {
+            for (String line : jedis.info("memory").split("\r?\n")) {
+                if (line.startsWith("used_memory:")) {
+                    used = Long.parseLong(line.substring("used_memory:".length()).strip());
+                } else if (line.startsWith("maxmemory:")) {
+                    max = Long.parseLong(line.substring("maxmemory:".length()).strip());
+                }
+            }
+        }
+        if (used < 0) {
+            throw new IllegalStateException("INFO memory names no used_memory");
+        }
+        return new ReplicationSnapshot.RedisMemory(used, max);
+    }
+
     /** The last applied sequence number per origin. */
     public Map<String, Long> appliedSeqs() {
         try (Jedis jedis = pool.getResource()) {

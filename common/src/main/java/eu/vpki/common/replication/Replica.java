@@ -2,7 +2,9 @@ package eu.vpki.common.replication;
 
 import eu.vpki.common.error.ErrorCode;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jgroups.Address;
 import org.jgroups.JChannel;
+import org.jgroups.View;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Jedis;
@@ -10,6 +12,7 @@ import redis.clients.jedis.JedisPool;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -46,6 +49,8 @@ public final class Replica implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Replica.class);
     private static final Duration RECOVERY_INTERVAL = Duration.ofSeconds(1);
+    /** How often the control thread reads its Redis's figures for the snapshot and the gauges ({@link #snapshot()}). */
+    private static final Duration FIGURES_INTERVAL = Duration.ofSeconds(1);
 
     private enum Lifecycle { NEW, CONNECTED, FAILED, CLOSED }
 
@@ -63,6 +68,8 @@ public final class Replica implements AutoCloseable {
     private final ScheduledExecutorService control;
     private volatile Lifecycle lifecycle = Lifecycle.NEW;
     private volatile Membership membership;
+    private volatile RedisFigures redisFigures;
+    private final long figuresMaxAgeNanos;
     /** The run id of the redis-server this membership joined with; another one means Redis restarted. */
     private volatile String redisRunId;
     private ScheduledFuture<?> recovery;
@@ -91,6 +98,8 @@ public final class Replica implements AutoCloseable {
         this.stateMachine = new RedisStateMachine(redis, keyspace);
         this.commandLog = new CommandLog(redis, keyspace);
         this.clock = clock;
+        // a few missed reads (a slow round) are not "unknown"; a Redis that stopped answering is within seconds
+        this.figuresMaxAgeNanos = Math.max(Duration.ofSeconds(5).toNanos(), config.statusInterval().multipliedBy(4).toNanos());
         this.metrics = new ReplicationMetrics(registry, config, new ReplicationMetrics.Gauges() {
             @Override
             public int viewSize() {
@@ -106,6 +115,21 @@ public final class Replica implements AutoCloseable {
             @Override
             public ReplicaStatus status() {
                 return Replica.this.status();
+            }
+
+            @Override
+            public boolean coordinator() {
+                return Replica.this.coordinator();
+            }
+
+            @Override
+            public long commandLogLength() {
+                return Replica.this.commandLogLength();
+            }
+
+            @Override
+            public ReplicationSnapshot.RedisMemory redisMemory() {
+                return Replica.this.redisMemory();
             }
 
             @Override
@@ -193,6 +217,7 @@ public final class Replica implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("replica {}: anti-entropy round failed: {}", config.replicaId(), e.toString());
         }
+        refreshRedisFigures(current);
     }
 
     private void viewChanged() {
@@ -357,6 +382,115 @@ public final class Replica implements AutoCloseable {
         long missing = current.antiEntropy().missing();
         ServingGate.Verdict verdict = current.antiEntropy().gate().verdict(now, view, gaps);
         return new ReplicaStatus(verdict.state(), config.replicaId(), origin, view, expected, missing, held, verdict.detail());
+    }
+
+    /**
+     * What this replica knows of the group now, for an operator or a monitoring tool: the view and its
+     * coordinator, each member's applied positions (from its latest report) and how far behind it is,
+     * the serving gate and why it is closed, this replica's command log, gaps and hold-back, its Redis's
+     * memory. Never waits on Redis: the log lengths and the memory are those the control thread read at most a second
+     * or so before; when they are older than a few seconds (Redis does not answer) they are -1 or {@code null}.
+     */
+    public ReplicationSnapshot snapshot() {
+        ReplicaStatus status = status();
+        Membership current = membership;
+        ReplicationSnapshot.RedisMemory memory = redisMemory();
+        View view = current == null || lifecycle != Lifecycle.CONNECTED ? null : current.view();
+        if (view == null) {
+            return new ReplicationSnapshot(clock.instant(), config.clusterName(), status, "", "", List.of(), List.of(), 0, memory);
+        }
+        long now = System.nanoTime();
+        Address self = current.channel().getAddress();
+        Map<Address, PeerReports.Heard> heard = current.antiEntropy().heard();
+        List<ReplicationSnapshot.Member> members = new ArrayList<>();
+        for (Address member : view.getMembers()) {
+            boolean coordinator = member.equals(view.getCoord());
+            PeerReports.Heard report = heard.get(member);
+            if (member.equals(self)) {
+                members.add(new ReplicationSnapshot.Member(config.replicaId(), current.origin(), true, coordinator, status.serving(), 0,
+                        current.watermarks().snapshot(), 0));
+            } else if (report == null) {
+                members.add(new ReplicationSnapshot.Member(String.valueOf(member), "", false, coordinator, false, -1, Map.of(), 0));
+            } else {
+                members.add(new ReplicationSnapshot.Member(report.report().replicaId(), report.report().origin(), false, coordinator,
+                        report.report().serving(), TimeUnit.NANOSECONDS.toMillis(now - report.nanos()), report.report().applied(), 0));
+            }
+        }
+        members = ReplicationSnapshot.withBehind(members);
+        Map<String, Long> newest = ReplicationSnapshot.newest(members);
+        Map<String, Long> applied = current.watermarks().snapshot();
+        Map<String, Applier.Gap> gaps = current.applier().gaps();
+        java.util.SortedSet<String> origins = new java.util.TreeSet<>(applied.keySet());
+        origins.addAll(newest.keySet());
+        origins.addAll(gaps.keySet());
+        RedisFigures figures = freshRedisFigures();
+        List<ReplicationSnapshot.OriginPosition> positions = new ArrayList<>();
+        for (String of : origins) {
+            Applier.Gap gap = gaps.get(of);
+            long own = applied.getOrDefault(of, 0L);
+            long length = figures == null ? -1 : figures.logLengths().getOrDefault(of, -1L);
+            positions.add(new ReplicationSnapshot.OriginPosition(of, own, Math.max(own, newest.getOrDefault(of, 0L)),
+                    current.antiEntropy().cachedLogFirst(of), length, gap == null ? 0 : gap.from(), gap == null ? 0 : gap.held()));
+        }
+        return new ReplicationSnapshot(clock.instant(), config.clusterName(), status, String.valueOf(view.getViewId()),
+                String.valueOf(view.getCoord()), members, positions, current.applier().queued(), memory);
+    }
+
+    /**
+     * What the control thread last read from this replica's Redis for the snapshot and the gauges: its memory and the
+     * length of its command log per origin. Read there, at most once a second, so that neither a scrape nor
+     * {@code /actuator/replication} ever waits on a Redis that hangs; older than {@link #figuresMaxAgeNanos} (Redis
+     * stopped answering, or the replica left the group), they are unknown.
+     */
+    private record RedisFigures(long readNanos, ReplicationSnapshot.RedisMemory memory, Map<String, Long> logLengths) {
+        long logLength() {
+            return logLengths.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /** On the control thread after each anti-entropy round: reads the figures again if the last read is a second old. */
+    private void refreshRedisFigures(Membership current) {
+        long now = System.nanoTime();
+        RedisFigures last = redisFigures;
+        if (last != null && now - last.readNanos() < FIGURES_INTERVAL.toNanos()) {
+            return;
+        }
+        try {
+            Map<String, Long> lengths = new java.util.HashMap<>();
+            for (String of : current.watermarks().snapshot().keySet()) {
+                lengths.put(of, commandLog.length(of));
+            }
+            redisFigures = new RedisFigures(now, stateMachine.memory(), Map.copyOf(lengths));
+        } catch (RuntimeException e) {
+            log.debug("replica {}: cannot read its Redis's figures: {}", config.replicaId(), e.toString());
+        }
+    }
+
+    /** The figures if read recently enough; null otherwise. */
+    private RedisFigures freshRedisFigures() {
+        RedisFigures figures = redisFigures;
+        return figures == null || lifecycle != Lifecycle.CONNECTED || System.nanoTime() - figures.readNanos() > figuresMaxAgeNanos
+                ? null
+                : figures;
+    }
+
+    /** Commands in this replica's command log over every origin it applied; -1 when unknown (its Redis does not answer). */
+    long commandLogLength() {
+        RedisFigures figures = freshRedisFigures();
+        return figures == null ? -1 : figures.logLength();
+    }
+
+    /** Its Redis's memory; null when unknown (its Redis does not answer). */
+    ReplicationSnapshot.RedisMemory redisMemory() {
+        RedisFigures figures = freshRedisFigures();
+        return figures == null ? null : figures.memory();
+    }
+
+    /** Whether this replica coordinates its current view. */
+    boolean coordinator() {
+        Membership current = membership;
+        View view = current == null || lifecycle != Lifecycle.CONNECTED ? null : current.view();
+        return view != null && view.getCoord() != null && view.getCoord().equals(current.channel().getAddress());
     }
 
     /** The SHA-256 digest of this replica's replicated state (see {@link RedisStateMachine#digest()}). */

@@ -27,9 +27,19 @@ import java.util.concurrent.ConcurrentHashMap;
  *       = applied, duplicate, rejected): commands handled by this replica's applier;</li>
  *   <li>{@code vpki.replication.serving} (gauge): 1 while the replica serves requests, else 0 ({@link ReplicaStatus});</li>
  *   <li>{@code vpki.replication.missing} (gauge): commands some member reported applied that this replica
- *       has not applied (in flight or missing);</li>
+ *       has not applied (in flight or missing): its lag, in commands;</li>
  *   <li>{@code vpki.replication.held} (gauge): commands held back because an earlier command of their origin is
  *       missing here (a gap; non-zero only while it lasts);</li>
+ *   <li>{@code vpki.replication.expected.members} (gauge): the configured replica count;</li>
+ *   <li>{@code vpki.replication.coordinator} (gauge): 1 while this replica coordinates its view;</li>
+ *   <li>{@code vpki.replication.state} (gauge, tag {@code state} = a {@link ReplicaStatus.State} in lower case): 1 for the
+ *       current state, 0 for the others (why the serving gate is closed);</li>
+ *   <li>{@code vpki.replication.log.commands} (gauge): commands in this replica's command log (Redis {@code XLEN} per
+ *       origin);</li>
+ *   <li>{@code vpki.redis.memory.used}, {@code vpki.redis.memory.max} (gauges, bytes): the replica's Redis's
+ *       {@code used_memory} and {@code maxmemory} (0 = no limit), from {@code INFO memory}. These three are read by the
+ *       replica's control thread about once a second, never by a scrape (a Redis that hangs must not hang the scrape
+ *       that would report it); NaN once the last read is a few seconds old;</li>
  *   <li>{@code vpki.replication.recovered} (counter): commands fetched from a peer's log (gaps filled, catching up);</li>
  *   <li>{@code vpki.replication.refused} (counter, tag {@code reason}): messages refused unread and changing nothing:
  *       {@code malformed} (any kind of message that does not decode), {@code direct} (a delivered command its
@@ -56,6 +66,15 @@ final class ReplicationMetrics {
         int queued();
 
         ReplicaStatus status();
+
+        /** Whether this replica coordinates its view. */
+        boolean coordinator();
+
+        /** Commands in its command log; -1 when its Redis does not answer. */
+        long commandLogLength();
+
+        /** Its Redis's memory; null when Redis does not answer. */
+        ReplicationSnapshot.RedisMemory redisMemory();
 
         /** Whether this replica's state is incomplete (an interrupted or running state transfer). */
         default boolean stateIncomplete() {
@@ -94,8 +113,32 @@ final class ReplicationMetrics {
         Gauge.builder("vpki.replication.held", () -> gauges.status().heldCommands())
                 .description("commands held back until an earlier command of their origin arrives").baseUnit("commands")
                 .tags(tags).register(registry);
+        Gauge.builder("vpki.replication.expected.members", config::expectedMembers)
+                .description("the configured replica count (vpki.replication.expected-members)").tags(tags).register(registry);
+        Gauge.builder("vpki.replication.coordinator", () -> gauges.coordinator() ? 1 : 0)
+                .description("1 while this replica coordinates its JGroups view").tags(tags).register(registry);
+        for (ReplicaStatus.State state : ReplicaStatus.State.values()) {
+            Gauge.builder("vpki.replication.state", () -> gauges.status().state() == state ? 1 : 0)
+                    .description("1 for the replica's current state (serving, or why its serving gate is closed)")
+                    .tags(tags).tag("state", state.name().toLowerCase(Locale.ROOT)).register(registry);
+        }
+        Gauge.builder("vpki.replication.log.commands", () -> orNaN(gauges.commandLogLength()))
+                .description("commands in this replica's command log (trimmed once every member applied them)").baseUnit("commands")
+                .tags(tags).register(registry);
+        Gauge.builder("vpki.redis.memory.used", () -> {
+            ReplicationSnapshot.RedisMemory memory = gauges.redisMemory();
+            return memory == null ? Double.NaN : memory.usedBytes();
+        }).description("memory the replica's Redis uses (INFO memory used_memory)").baseUnit("bytes").tags(tags).register(registry);
+        Gauge.builder("vpki.redis.memory.max", () -> {
+            ReplicationSnapshot.RedisMemory memory = gauges.redisMemory();
+            return memory == null ? Double.NaN : memory.maxBytes();
+        }).description("the replica's Redis memory limit (maxmemory; 0 = none)").baseUnit("bytes").tags(tags).register(registry);
         this.recovered = Counter.builder("vpki.replication.recovered")
                 .description("commands fetched from a peer's log").baseUnit("commands").tags(tags).register(registry);
+    }
+
+    private static double orNaN(long value) {
+        return value < 0 ? Double.NaN : value;
     }
 
     void refused(String reason) {

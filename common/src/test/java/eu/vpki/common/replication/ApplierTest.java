@@ -68,6 +68,21 @@ class ApplierTest {
             public ReplicaStatus status() {
                 return new ReplicaStatus(ReplicaStatus.State.SERVING, "r0", "r0", 1, 1, 0, 0, "test");
             }
+
+            @Override
+            public boolean coordinator() {
+                return false;
+            }
+
+            @Override
+            public long commandLogLength() {
+                return 0;
+            }
+
+            @Override
+            public ReplicationSnapshot.RedisMemory redisMemory() {
+                return null;
+            }
         });
         applier = new Applier("r0", grouping, new RedisStateMachine(pool, KEYSPACE), watermarks, metrics, Clock.systemUTC(),
                 failure::set);

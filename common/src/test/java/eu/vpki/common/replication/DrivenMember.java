@@ -39,6 +39,21 @@ final class DrivenMember {
             public ReplicaStatus status() {
                 return new ReplicaStatus(ReplicaStatus.State.SERVING, config.replicaId(), origin, 3, 3, 0, 0, "test");
             }
+
+            @Override
+            public boolean coordinator() {
+                return false;
+            }
+
+            @Override
+            public long commandLogLength() {
+                return 0;
+            }
+
+            @Override
+            public ReplicationSnapshot.RedisMemory redisMemory() {
+                return null;
+            }
         });
     }
 

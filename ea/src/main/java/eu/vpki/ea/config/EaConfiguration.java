@@ -1,5 +1,6 @@
 package eu.vpki.ea.config;
 
+import eu.vpki.shell.management.ManagedCertificate;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.shell.limits.RequestBodyLimit;
 import eu.vpki.common.fleet.FleetKeys;
@@ -63,6 +64,18 @@ public class EaConfiguration {
     EaIdentity eaIdentity(EaProperties ea, AuthorityKeySource keySource) {
         AuthorityKeys keys = AuthorityKeys.load("vpki.ea", ea.certificateFile(), ea.signingKeyAlias(), ea.encryptionKeyAlias(), keySource);
         return new EaIdentity(keys.certificate(), keys.signing(), keys.encryption());
+    }
+
+    /** The EA certificate's validity, watched (gauge vpki.certificate.expiry, /actuator/replication). */
+    @Bean
+    ManagedCertificate eaCertificate(EaIdentity identity) {
+        return ManagedCertificate.etsi("ea", identity.certificate());
+    }
+
+    /** The root certificate the EA trusts, when configured: its validity, watched. */
+    @Bean
+    ManagedCertificate rcaCertificate(TrustListProperties trust) {
+        return trust.rca().certificateFile() == null ? null : ManagedCertificate.etsi("rca", trust.rcaCertificate());
     }
 
     /**

@@ -1,5 +1,6 @@
 package eu.vpki.rca.config;
 
+import eu.vpki.shell.management.ManagedCertificate;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
@@ -75,6 +76,12 @@ public class RcaConfiguration {
         }
         return RootCertificateProvisioning.loadOrCreate(keyStore.getObject(), p.dataDir(), settings, store.load(), clock.instant(), random,
                 audit);
+    }
+
+    /** The root certificate's validity, watched (gauge vpki.certificate.expiry). */
+    @Bean
+    ManagedCertificate rootCertificate(RootCa root) {
+        return ManagedCertificate.etsi("rca", root.certificate());
     }
 
     @Bean

@@ -18,9 +18,14 @@ import java.util.Map;
  *       {@code server.port} is 0, as in tests); {@code -1} turns the management server off;</li>
  *   <li>{@code management.server.address}: {@code 127.0.0.1} (deployments that let a load balancer
  *       check health set it, e.g. to {@code 0.0.0.0} behind a security group);</li>
- *   <li>{@code management.endpoints.web.exposure.include}: {@code health,info,prometheus,metrics,sbom};</li>
+ *   <li>{@code management.endpoints.web.exposure.include}: {@code health,info,prometheus,metrics,sbom,replication}
+ *       ({@code replication}: EA and Operator replicas only, {@code docs/operations.md});</li>
  *   <li>{@code management.endpoint.health.show-details}: {@code always} (the port is private; the
  *       details say why a replica is out of service);</li>
+ *   <li>{@code management.metrics.distribution.percentiles-histogram.<timer>}: {@code true} for
+ *       {@code vpki.access-point.requests} and {@code http.server.requests}, with buckets from 1 ms to 30 s
+ *       ({@code minimum-expected-value}, {@code maximum-expected-value}): the p99 alerts of {@code deploy/prometheus} take
+ *       the quantile of every replica's buckets summed;</li>
  *   <li>{@code spring.info.git.location}: common's {@code META-INF/vpki-version.properties} (the {@code git} section of
  *       {@code /actuator/info}: the commit and branch the build came from, the same as {@link BuildVersion} gives the CLI;
  *       the {@code build} section comes from each service's own {@code META-INF/build-info.properties});</li>
@@ -39,6 +44,8 @@ public final class ManagementDefaults implements EnvironmentPostProcessor, Order
     /** The build's git commit and branch for {@code /actuator/info}: the file BuildVersion reads, in common's jar. */
     static final String GIT_INFO_LOCATION = "classpath:" + BuildVersion.RESOURCE;
     private static final int SPRING_DEFAULT_PORT = 8080;
+    /** The timers published with histogram buckets: the ETSI access points' and the REST APIs' requests. */
+    static final java.util.List<String> HISTOGRAM_TIMERS = java.util.List.of("vpki.access-point.requests", "http.server.requests");
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -54,9 +61,16 @@ public final class ManagementDefaults implements EnvironmentPostProcessor, Order
             }
         }
         putIfAbsent(environment, defaults, "management.server.address", "127.0.0.1");
-        putIfAbsent(environment, defaults, "management.endpoints.web.exposure.include", "health,info,prometheus,metrics,sbom");
+        putIfAbsent(environment, defaults, "management.endpoints.web.exposure.include", "health,info,prometheus,metrics,sbom,replication");
         putIfAbsent(environment, defaults, "management.endpoint.health.show-details", "always");
         putIfAbsent(environment, defaults, "spring.info.git.location", GIT_INFO_LOCATION);
+        // histogram buckets for the request timers, so that Prometheus can add replicas up and take the p99 of the sum
+        // (docs/operations.md, "Alerts"); 1 ms to 30 s bounds the buckets (about 70 per series)
+        for (String timer : HISTOGRAM_TIMERS) {
+            putIfAbsent(environment, defaults, "management.metrics.distribution.percentiles-histogram." + timer, "true");
+            putIfAbsent(environment, defaults, "management.metrics.distribution.minimum-expected-value." + timer, "1ms");
+            putIfAbsent(environment, defaults, "management.metrics.distribution.maximum-expected-value." + timer, "30s");
+        }
         if (environment.getProperty("management.server.ssl.bundle") == null
                 && environment.getProperty("management.server.ssl.key-store") == null
                 && environment.getProperty("management.server.ssl.certificate") == null) {

@@ -5,7 +5,9 @@ import eu.vpki.common.replication.OriginCredentials;
 import eu.vpki.common.replication.ReplicatedKeyspace;
 import eu.vpki.common.replication.ReplicationConfig;
 import eu.vpki.common.replication.Replica;
+import eu.vpki.shell.management.ManagedCertificate;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -20,8 +22,9 @@ import java.time.Clock;
  * For a service that declares the {@link ReplicatedKeyspace} it replicates (EA, Operator): the pool
  * of its own Redis ({@code vpki.redis.*}), its {@link Replica} joined to the group at start-up
  * ({@code vpki.replication.*}; a bad value fails the start naming the key; with {@code tls-key-store}, mutual TLS and
- * commands signed by their origin, docs/design-replication-security.md), and the health
- * indicators {@code replica} and {@code redis}.
+ * commands signed by their origin, docs/design-replication-security.md), the health
+ * indicators {@code replica} and {@code redis}, and the endpoint {@code /actuator/replication}
+ * ({@link ReplicationEndpoint}; with replication TLS, its certificate's validity is watched too).
  */
 @AutoConfiguration
 @ConditionalOnBean(ReplicatedKeyspace.class)
@@ -50,6 +53,18 @@ public class ReplicationAutoConfiguration {
         Replica replica = new Replica(config, keyspace, redis, clock, registry, credentials);
         replica.connect();
         return replica;
+    }
+
+    @Bean
+    ReplicationEndpoint replicationEndpoint(Replica replica, ObjectProvider<ManagedCertificate> certificates, Clock clock) {
+        return new ReplicationEndpoint(replica::snapshot, certificates.orderedStream().toList(), clock);
+    }
+
+    /** With replication TLS: its certificate's validity, watched like the authorities' ({@link ManagedCertificate}). */
+    @Bean
+    ManagedCertificate replicationTlsCertificate(ReplicationProperties replication) {
+        ReplicationConfig.Tls tls = replication.toConfig().tls();
+        return tls.enabled() ? ReplicationTlsCertificate.read(tls.keyStore(), tls.keyStorePassword().toCharArray()) : null;
     }
 
     @Bean

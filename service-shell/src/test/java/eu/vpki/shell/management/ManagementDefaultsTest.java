@@ -20,7 +20,8 @@ class ManagementDefaultsTest {
         MockEnvironment env = apply(new MockEnvironment().withProperty("server.port", "8083"));
         assertThat(env.getProperty("management.server.port")).isEqualTo("9083");
         assertThat(env.getProperty("management.server.address")).isEqualTo("127.0.0.1");
-        assertThat(env.getProperty("management.endpoints.web.exposure.include")).isEqualTo("health,info,prometheus,metrics,sbom");
+        assertThat(env.getProperty("management.endpoints.web.exposure.include"))
+                .isEqualTo("health,info,prometheus,metrics,sbom,replication");
         assertThat(env.getProperty("management.endpoint.health.show-details")).isEqualTo("always");
         assertThat(env.getProperty("spring.info.git.location")).isEqualTo("classpath:META-INF/vpki-version.properties");
         assertThat(apply(new MockEnvironment()).getProperty("management.server.port")).isEqualTo("9080");
