@@ -11,15 +11,17 @@
 #   5. ea-1's container killed (SIGKILL) while more stations register and enrol at the others, then started again:
 #      it catches up to the same content as the other replicas; ea-2's JVM killed from the host (a crash, not a
 #      stop): the restart policy brings it back by itself, and every replica's content is what it was;
-#   6. `down -v` (containers, volumes, network; the images stay) unless --keep.
+#   6. Prometheus (compose's `prometheus`) scrapes all 8 services: every target's `up` is 1;
+#   7. `down -v` (containers, volumes, network; the images stay) unless --keep.
 # Not part of `mvn verify` or CI: it needs a Docker engine and takes minutes (about 10 on a busy 2-core machine).
 #
 # Usage: deploy/compose-check.sh [--build] [--keep]
 # Environment: VPKI_CHECK_PROJECT (vpki-check: the compose project, hence container and volume names),
 #   VPKI_CHECK_BASE_PORT (publish the ports at BASE+81.. instead of compose.yaml's 8081..: RCA +81, DC +82,
-#   EAs +83/+183/+283, Operator +84, AAs +85/+185), VPKI_SUBNET (compose.yaml's, 172.29.0), VPKI_CHECK_STATIONS (200),
+#   EAs +83/+183/+283, Operator +84, AAs +85/+185, Prometheus +90), VPKI_SUBNET (compose.yaml's, 172.29.0), VPKI_CHECK_STATIONS (200),
 #   VPKI_CHECK_PER_STATION (5), VPKI_CHECK_TIMEOUT (900 s for all healthy), VPKI_MVN_ARGS (extra Maven arguments,
-#   e.g. -o), VPKI_REDIS_IMAGE (vpki-base/redis:7.0-bookworm here; compose.yaml's default is redis:7.0).
+#   e.g. -o), VPKI_REDIS_IMAGE (vpki-base/redis:7.0-bookworm here; compose.yaml's default is redis:7.0),
+#   VPKI_PROMETHEUS_IMAGE (vpki-base/prometheus:2.42-bookworm here; compose.yaml's default is prom/prometheus).
 # Writes target/compose-check/: summary.txt (the figures), the load client's reports, the services' logs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,17 +40,19 @@ stations=${VPKI_CHECK_STATIONS:-200}
 per_station=${VPKI_CHECK_PER_STATION:-5}
 timeout=${VPKI_CHECK_TIMEOUT:-900}
 export VPKI_REDIS_IMAGE=${VPKI_REDIS_IMAGE:-vpki-base/redis:7.0-bookworm}
+export VPKI_PROMETHEUS_IMAGE=${VPKI_PROMETHEUS_IMAGE:-vpki-base/prometheus:2.42-bookworm}
 jre_base=vpki-base/jre:17-bookworm
 work=$root/target/compose-check
 if [[ -n ${VPKI_CHECK_BASE_PORT:-} ]]; then
   b=$VPKI_CHECK_BASE_PORT
   export VPKI_PORT_RCA=$((b + 81)) VPKI_PORT_DC=$((b + 82)) VPKI_PORT_EA_0=$((b + 83)) VPKI_PORT_EA_1=$((b + 183))
   export VPKI_PORT_EA_2=$((b + 283)) VPKI_PORT_OPERATOR=$((b + 84)) VPKI_PORT_AA_0=$((b + 85)) VPKI_PORT_AA_1=$((b + 185))
+  export VPKI_PORT_PROMETHEUS=$((b + 90))
 fi
-rca_port=${VPKI_PORT_RCA:-8081} dc_port=${VPKI_PORT_DC:-8082} operator_port=${VPKI_PORT_OPERATOR:-8084}
+prometheus_port=${VPKI_PORT_PROMETHEUS:-9090} dc_port=${VPKI_PORT_DC:-8082} operator_port=${VPKI_PORT_OPERATOR:-8084}
 ea_urls=http://localhost:${VPKI_PORT_EA_0:-8083},http://localhost:${VPKI_PORT_EA_1:-8183},http://localhost:${VPKI_PORT_EA_2:-8283}
 aa_urls=http://localhost:${VPKI_PORT_AA_0:-8085},http://localhost:${VPKI_PORT_AA_1:-8185}
-services=(rca dc redis-ea-0 redis-ea-1 redis-ea-2 redis-operator-0 ea-0 ea-1 ea-2 operator-0 aa-0 aa-1)
+services=(rca dc redis-ea-0 redis-ea-1 redis-ea-2 redis-operator-0 ea-0 ea-1 ea-2 operator-0 aa-0 aa-1 prometheus)
 one_shots=(volumes secrets tls replication certify)
 replicas=(ea-0 ea-1 ea-2 operator-0)
 
@@ -61,7 +65,7 @@ container() { compose ps -q "$1"; }
 
 rm -rf "$work"; mkdir -p "$work/reports" "$work/logs"
 if $build; then
-  docker image inspect "$jre_base" "$VPKI_REDIS_IMAGE" >/dev/null 2>&1 || bash deploy/images/build-base-images.sh
+  docker image inspect "$jre_base" "$VPKI_REDIS_IMAGE" "$VPKI_PROMETHEUS_IMAGE" >/dev/null 2>&1 || bash deploy/images/build-base-images.sh
   say "building the jars and the images on $jre_base (mvn package -Pimages, Jib into the local daemon)"
   # shellcheck disable=SC2086
   ./mvnw -B -q ${VPKI_MVN_ARGS:-} -Pimages -DskipTests -Dvpki.image.goal=dockerBuild -Dvpki.image.base="docker://$jre_base" \
@@ -126,10 +130,10 @@ converged() {
 
 state() { for r in "${replicas[@]}"; do echo "$r $(keys "$r")"; done; }
 
-say "starting the compose project $project from empty volumes (images: vpki/*, $VPKI_REDIS_IMAGE)"
+say "starting the compose project $project from empty volumes (images: vpki/*, $VPKI_REDIS_IMAGE, $VPKI_PROMETHEUS_IMAGE)"
 compose down -v --remove-orphans >/dev/null 2>&1 || true
 record "compose check, $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-record "images: $(docker image inspect -f '{{index .RepoTags 0}} {{.Id}}' "vpki/ea:${VPKI_VERSION:-0.2.0-SNAPSHOT}" | cut -c1-40)..., Redis $VPKI_REDIS_IMAGE"
+record "images: $(docker image inspect -f '{{index .RepoTags 0}} {{.Id}}' "vpki/ea:${VPKI_VERSION:-0.2.0-SNAPSHOT}" | cut -c1-40)..., Redis $VPKI_REDIS_IMAGE, $VPKI_PROMETHEUS_IMAGE"
 t0=$(date +%s)
 compose up -d >"$work/logs/up.log" 2>&1 || { cat "$work/logs/up.log" >&2; exit 1; }
 wait_healthy "first start" "$t0"
@@ -137,8 +141,17 @@ for s in rca dc ea-0 ea-1 ea-2 operator-0 aa-0 aa-1; do
   line=$(docker logs "$(container "$s")" 2>&1 | grep -o 'Started [A-Za-z]* in [0-9.]* seconds' | tail -n 1 || true)
   record "  $s: ${line:-no start-up line}"
 done
+# Prometheus: every service's target up (it scrapes every 15 s)
+deadline=$(($(date +%s) + 120))
+until [[ $(curl -fsS "http://localhost:$prometheus_port/api/v1/query" --data-urlencode 'query=sum(up{job!="prometheus"})' \
+            | grep -o '"value":\[[^]]*\]' | grep -o '"[0-9]*"]' | tr -dc 0-9) == 8 ]]; do
+  (($(date +%s) < deadline)) || { record "FAILED: Prometheus does not see all 8 services up"; exit 1; }
+  sleep 3
+done
+record "  prometheus: all 8 service targets up (rca, dc, ea x3, operator, aa x2: /actuator/prometheus on each management port)"
 users=$(for s in "${services[@]}"; do docker exec "$(container "$s")" id -u; done | sort -u | tr '\n' ' ')
 record "  user ids inside the long-running containers: $users"
+[[ $users == "10001 " ]] || { record "FAILED: a container runs as another user than 10001"; exit 1; }
 
 docker cp "$(container operator-0):/secrets/tls/ca.crt" "$work/ca.crt"
 docker cp "$(container operator-0):/secrets/operator-token" "$work/operator-token"

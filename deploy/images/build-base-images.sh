@@ -3,6 +3,7 @@
 # archive but no container registry (docs/deployment.md, "Images"):
 #   vpki-base/jre:17-bookworm    openjdk-17-jre-headless; user vpki (10001:10001); what Jib builds the services on
 #   vpki-base/redis:7.0-bookworm redis-server 7.0; user redis; what compose.yaml runs for each replica's Redis
+#   vpki-base/prometheus:2.42-bookworm  Debian's prometheus (and promtool); what compose.yaml's Prometheus runs
 # Each is `debootstrap --variant=minbase --include=<packages> bookworm`, cleaned of what a build leaves behind
 # (logs, caches, apt lists, the host's resolv.conf), its file times clamped to SOURCE_DATE_EPOCH, packed into a
 # tar with sorted names and numeric owners, and `docker import`ed. Run as root (debootstrap, chroot) with a
@@ -18,7 +19,7 @@
 #
 # Environment: VPKI_DEBIAN_MIRROR (http://deb.debian.org/debian), VPKI_DEBIAN_SUITE (bookworm),
 # SOURCE_DATE_EPOCH (the last commit's time of deploy/images, else 1735689600), VPKI_BASE_WORK
-# (target/base-images: root file systems, tars, package lists, the .deb cache), VPKI_BASE_ONLY (jre|redis).
+# (target/base-images: root file systems, tars, package lists, the .deb cache), VPKI_BASE_ONLY (jre|redis|prometheus).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mirror=${VPKI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -108,6 +109,9 @@ redis_packages=redis-server
 redis_setup='
   install -d -o redis -g redis -m 0750 /data
   redis-server --version'
+prometheus_packages=prometheus
+prometheus_setup='
+  prometheus --version'
 
 if [[ ${VPKI_BASE_ONLY:-jre} == jre ]]; then
   rootfs jre "$jre_packages" "$jre_setup"
@@ -123,4 +127,12 @@ if [[ ${VPKI_BASE_ONLY:-redis} == redis ]]; then
   import redis vpki-base/redis:7.0-$suite \
     "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "ENV LANG=C.UTF-8" \
     "USER redis" "WORKDIR /data" "EXPOSE 6379" 'CMD ["redis-server"]'
+fi
+if [[ ${VPKI_BASE_ONLY:-prometheus} == prometheus ]]; then
+  rootfs prometheus "$prometheus_packages" "$prometheus_setup"
+  [[ -z ${VPKI_BASE_COMPARE:-} ]] || compare prometheus "$prometheus_packages" "$prometheus_setup"
+  import prometheus vpki-base/prometheus:2.42-$suite \
+    "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "ENV LANG=C.UTF-8" \
+    "USER prometheus" "WORKDIR /var/lib/prometheus" "EXPOSE 9090" \
+    'ENTRYPOINT ["prometheus"]' 'CMD ["--config.file=/etc/prometheus/prometheus.yml", "--storage.tsdb.path=/var/lib/prometheus/metrics2"]'
 fi
