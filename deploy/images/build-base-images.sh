@@ -11,7 +11,8 @@
 #
 # Reproducible: the same package versions give the same root file system tar, hence the same layer digest
 # (diff_id; the script prints it), and Jib, which builds on that layer and writes its own with fixed times, the same
-# service image layers (not image ids: Jib copies the base history, which holds the import time). Not reproducible: which versions the mirror serves (pin a date with
+# service image layers (not image ids: Jib copies the base history, which holds the import time).
+# Not reproducible: which versions the mirror serves (pin a date with
 # VPKI_DEBIAN_MIRROR=http://snapshot.debian.org/archive/debian/<YYYYMMDDTHHMMSSZ> where that host is reachable;
 # the package list is written next to the tar and into a label to compare); the docker-imported image's own id
 # (its config holds the import time); and the few files the packages' scripts make with random or current
