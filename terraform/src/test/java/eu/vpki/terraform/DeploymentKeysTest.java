@@ -39,7 +39,10 @@ class DeploymentKeysTest {
     static final Path REPOSITORY = TERRAFORM.getParent();
     static final List<String> SERVICES = List.of("rca", "dc", "ea", "operator", "aa");
 
-    /** Opens the management (health) port beyond loopback: the AWS load balancers check it; compose publishes no health port. */
+    /**
+     * Opens the management (health, metrics) port beyond loopback: the AWS load balancers check it; compose's Prometheus
+     * scrapes it on the compose network (published nowhere).
+     */
     static final String HEALTH_CHECKED = "MANAGEMENT_SERVER_ADDRESS";
 
     /** Names each audit file after the container in compose; on AWS the default host name and process id. */
@@ -51,7 +54,8 @@ class DeploymentKeysTest {
                     AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     "VPKI_RCA_NAME", "compose names its root like the local cluster; on AWS the key ceremony's defaults",
                     "VPKI_RCA_CURVE", "compose uses nistP256 like the local cluster; on AWS the default brainpoolP256r1",
-                    "VPKI_RCA_DATA_DIR", "compose puts state on a named volume; on AWS the default ./data under the data volume"),
+                    "VPKI_RCA_DATA_DIR", "compose puts state on a named volume; on AWS the default ./data under the data volume",
+                    HEALTH_CHECKED, "compose's Prometheus scrapes the RCA's management port; on AWS no load balancer checks the RCA"),
             "dc", Map.of(
                     AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     HEALTH_CHECKED, "the ALB checks the DC's health on its management port",
@@ -97,8 +101,9 @@ class DeploymentKeysTest {
     @Test
     void disagreements_areReported() throws IOException {
         String compose = Files.readString(REPOSITORY.resolve("compose.yaml"));
-        // an undocumented key, and a key Terraform does not set (the EA's certificate dropped from compose is the other way round)
-        String broken = compose.replace("      VPKI_EA_CERTIFICATE_FILE: /pki/ea.cert\n", "      VPKI_EA_CERTIFICAT_FILE: /pki/ea.cert\n");
+        // an undocumented key, and a key Terraform does not set (the EA's certificate dropped from compose is the other way round);
+        // in the environment every EA replica merges (x-ea-env)
+        String broken = compose.replace("  VPKI_EA_CERTIFICATE_FILE: /pki/ea.cert\n", "  VPKI_EA_CERTIFICAT_FILE: /pki/ea.cert\n");
         assertThat(broken).isNotEqualTo(compose);
         Map<String, Set<String>> units = units();
         units.put("dc", Set.of("EnvironmentFile=/etc/vpki/dc-typo.env"));
