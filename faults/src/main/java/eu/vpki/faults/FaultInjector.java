@@ -272,22 +272,11 @@ final class FaultInjector {
     }
 
     private void partitionRefusing(Recording rec, List<ReplicaNode> side) throws InterruptedException {
-        side.forEach(r -> rec.targets.add(r.name()));
-        network.cutRefusing(side.stream().map(ReplicaNode::host).toList(),
-                replicas.stream().filter(r -> !side.contains(r)).map(ReplicaNode::host).toList());
-        rec.step("cut");
-        hold(rec.plan.holdMs());
-        network.healAll();
-        rec.step("healed");
+        cutFor(rec, side, network::cutRefusing);
     }
 
     private void partitionOneWay(Recording rec, ReplicaNode from) throws InterruptedException {
-        rec.targets.add(from.name());
-        network.cutOneWay(from.host(), replicas.stream().filter(r -> r != from).map(ReplicaNode::host).toList());
-        rec.step("cut");
-        hold(rec.plan.holdMs());
-        network.healAll();
-        rec.step("healed");
+        cutFor(rec, List.of(from), (cut, rest) -> network.cutOneWay(cut.get(0), rest));
     }
 
     /** Restarted with its clock off by {@code offset}, run under load for the hold, restarted with the right clock. */
@@ -380,10 +369,15 @@ final class FaultInjector {
     }
 
     private void partition(Recording rec, List<ReplicaNode> side) throws InterruptedException {
+        cutFor(rec, side, network::cut);
+    }
+
+    /** Cuts {@code side} from the other replicas with {@code cut}, holds, heals everything. */
+    private void cutFor(Recording rec, List<ReplicaNode> side, java.util.function.BiConsumer<List<Host>, List<Host>> cut)
+            throws InterruptedException {
         side.forEach(r -> rec.targets.add(r.name()));
-        List<Host> cut = side.stream().map(ReplicaNode::host).toList();
-        List<Host> rest = replicas.stream().filter(r -> !side.contains(r)).map(ReplicaNode::host).toList();
-        network.cut(cut, rest);
+        cut.accept(side.stream().map(ReplicaNode::host).toList(),
+                replicas.stream().filter(r -> !side.contains(r)).map(ReplicaNode::host).toList());
         rec.step("cut");
         hold(rec.plan.holdMs());
         network.healAll();
