@@ -108,43 +108,44 @@ final class StationsCommand implements Runnable {
         }
     }
 
-    @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a station for good: its ECs stop validating, it cannot enrol.")
-    static final class Revoke implements Callable<Integer> {
+    /** A change of a station's status: {@code POST /operator/v1/stations/{id}/{action}}. */
+    abstract static class StatusChange implements Callable<Integer> {
         @Mixin
         Operator operator;
         @Parameters(paramLabel = "ID", description = "the station's canonical id")
         String id;
+        private final String action;
+        private final String doing;
+
+        StatusChange(String action, String doing) {
+            this.action = action;
+            this.doing = doing;
+        }
 
         @Override
         public Integer call() {
-            return printWrite("revoking station " + id, operator.connect().postJson("/operator/v1/stations/" + id + "/revoke", ""), 200);
+            return printWrite(doing + " station " + id, operator.connect().postJson("/operator/v1/stations/" + id + "/" + action, ""), 200);
+        }
+    }
+
+    @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a station for good: its ECs stop validating, it cannot enrol.")
+    static final class Revoke extends StatusChange {
+        Revoke() {
+            super("revoke", "revoking");
         }
     }
 
     @Command(name = "suspend", mixinStandardHelpOptions = true, description = "Suspend an active station (reactivate undoes it).")
-    static final class Suspend implements Callable<Integer> {
-        @Mixin
-        Operator operator;
-        @Parameters(paramLabel = "ID", description = "the station's canonical id")
-        String id;
-
-        @Override
-        public Integer call() {
-            return printWrite("suspending station " + id, operator.connect().postJson("/operator/v1/stations/" + id + "/suspend", ""), 200);
+    static final class Suspend extends StatusChange {
+        Suspend() {
+            super("suspend", "suspending");
         }
     }
 
     @Command(name = "reactivate", mixinStandardHelpOptions = true, description = "Reactivate a suspended station.")
-    static final class Reactivate implements Callable<Integer> {
-        @Mixin
-        Operator operator;
-        @Parameters(paramLabel = "ID", description = "the station's canonical id")
-        String id;
-
-        @Override
-        public Integer call() {
-            return printWrite("reactivating station " + id,
-                    operator.connect().postJson("/operator/v1/stations/" + id + "/reactivate", ""), 200);
+    static final class Reactivate extends StatusChange {
+        Reactivate() {
+            super("reactivate", "reactivating");
         }
     }
 }
