@@ -48,14 +48,29 @@ class DeploymentKeysTest {
     /** Names each audit file after the container in compose; on AWS the default host name and process id. */
     static final String AUDIT_INSTANCE = "VPKI_AUDIT_INSTANCE";
 
+    /**
+     * The token settings Terraform gives the RCA, EA and AA hosts when its variable cloudhsm is on (keys in AWS
+     * CloudHSM); compose's token variant is the override compose.pkcs11.yaml, checked on its own below.
+     */
+    static final Map<String, String> CLOUDHSM = Map.of(
+            "VPKI_KEYSTORE_BACKEND", "AWS may keep the keys in CloudHSM (variable cloudhsm); compose: compose.pkcs11.yaml",
+            "VPKI_KEYSTORE_PKCS11_LIBRARY", "CloudHSM's PKCS#11 library on AWS; compose: compose.pkcs11.yaml",
+            "VPKI_KEYSTORE_PKCS11_SLOT_LIST_INDEX", "CloudHSM's one slot on AWS; compose names a slot id in compose.pkcs11.yaml",
+            "VPKI_KEYSTORE_PKCS11_PIN_FILE", "the CloudHSM crypto user's PIN on AWS; compose: compose.pkcs11.yaml");
+
+    private static Map<String, String> withCloudHsm(Map<String, String> specific) {
+        Map<String, String> out = new java.util.HashMap<>(specific);
+        out.putAll(CLOUDHSM);
+        return Map.copyOf(out);
+    }
+
     /** Keys only one of the two deployments sets, per service, and why. */
     static final Map<String, Map<String, String>> DEPLOYMENT_SPECIFIC = Map.of(
-            "rca", Map.of(
+            "rca", withCloudHsm(Map.of(
                     AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     "VPKI_RCA_NAME", "compose names its root like the local cluster; on AWS the key ceremony's defaults",
-                    "VPKI_RCA_CURVE", "compose uses nistP256 like the local cluster; on AWS the default brainpoolP256r1",
                     "VPKI_RCA_DATA_DIR", "compose puts state on a named volume; on AWS the default ./data under the data volume",
-                    HEALTH_CHECKED, "compose's Prometheus scrapes the RCA's management port; on AWS no load balancer checks the RCA"),
+                    HEALTH_CHECKED, "compose's Prometheus scrapes the RCA's management port; on AWS no load balancer checks the RCA")),
             "dc", Map.of(
                     AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     HEALTH_CHECKED, "the ALB checks the DC's health on its management port",
@@ -64,13 +79,13 @@ class DeploymentKeysTest {
                     "compose pulls from the RCA as the local cluster does; on AWS the RCA in the home region pushes, DCs elsewhere cannot reach it",
                     "VPKI_RCA_SSL_BUNDLE", "compose pulls from the RCA over https, trusting its TLS CA; on AWS DCs do not pull",
                     "SPRING_SSL_BUNDLE_PEM_RCA_TRUSTSTORE_CERTIFICATE", "that CA for compose's pulls; on AWS DCs do not pull"),
-            "ea", replication(),
+            "ea", withCloudHsm(replication()),
             "operator", replication(),
-            "aa", Map.of(
+            "aa", withCloudHsm(Map.of(
                     HEALTH_CHECKED, "the ALB checks each AA's health on its management port",
                     AUDIT_INSTANCE, "compose names its two AAs' audit files; AWS: host name and pid of each auto-scaled instance",
                     "SPRING_CONFIG_IMPORT",
-                    "compose lists the other EA replicas for validation fail-over; on AWS the CTL's aaAccessPoint is the EA load balancer"));
+                    "compose lists the other EA replicas for validation fail-over; on AWS the CTL's aaAccessPoint is the EA load balancer")));
 
     private static Map<String, String> replication() {
         return Map.of(
