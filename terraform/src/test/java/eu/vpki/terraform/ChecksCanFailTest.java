@@ -388,6 +388,15 @@ class ChecksCanFailTest {
     // ---------------------------------------------------------------- CloudHSM (issue #36)
 
     @Test
+    void cloudHsmReportsEveryRuleBrokenInItsFixture() throws URISyntaxException {
+        assertReports(runOnFixture(new CloudHsmCheck(), "bad-cloudhsm"), "variable cloudhsm is not off by default",
+                "variable cloudhsm has no validation requiring authority_curve",
+                "aws_cloudhsm_v2_cluster.always is not gated by the option",
+                "aws_cloudhsm_v2_cluster.always has no lifecycle precondition",
+                "aws_cloudhsm_v2_hsm.one_when_off is not gated by the option");
+    }
+
+    @Test
     void cloudHsmReportsAnOptionOnByDefault_andOneNotTiedToNistP256() throws IOException {
         mutate("variables.tf", "  default = { enabled = false }\n", "  default = { enabled = true }\n");
         mutate("variables.tf", "    condition     = !var.cloudhsm.enabled || var.authority_curve == \"nistP256\"\n",
