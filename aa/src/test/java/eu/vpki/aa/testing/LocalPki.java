@@ -191,10 +191,31 @@ public final class LocalPki implements AutoCloseable {
     // ---- RCA and DC ----
 
     public void startRcaAndDc() {
+        startRcaAndDc(new String[]{"--vpki.keystore.path=" + dir.resolve("rca/rca.p12"),
+                "--vpki.keystore.password-file=" + dir.resolve("keystore-password")});
+    }
+
+    /**
+     * As {@link #startRcaAndDc()}, the root key made by the key ceremony inside a PKCS#11 token (issue #36): the key
+     * labelled {@code rca-root} and the root certificate it signs, which goes into the RCA's data directory, as
+     * docs/pki-bootstrap.md section 7 has the operator do; the RCA then signs everything in the token.
+     */
+    public void startRcaAndDcInToken(eu.vpki.common.etsi.crypto.pkcs11.Pkcs11Settings token, String pin) {
+        try (var ceremony = eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.open(token, java.time.Clock.systemUTC(), RANDOM)) {
+            ceremony.generate(eu.vpki.rca.core.RootCertificateProvisioning.ROOT_KEY_ALIAS, curve,
+                    eu.vpki.common.etsi.crypto.pkcs11.KeyCeremony.Purpose.SIGNING);
+            EtsiCertificate certificate = ceremony.rootCertificate("AA E2E Root",
+                    eu.vpki.rca.core.RootCertificateProvisioning.ROOT_KEY_ALIAS,
+                    10);
+            write(dir.resolve("rca").resolve(eu.vpki.rca.core.RootCertificateProvisioning.CERTIFICATE_FILE), certificate.encoded());
+        }
+        startRcaAndDc(pkcs11Arguments(token, pin));
+    }
+
+    private void startRcaAndDc(String[] keyArguments) {
         rca = run(RcaApplication.class, "vpki-rca", rcaPort,
                 "--vpki.rca.data-dir=" + dir.resolve("rca"), "--vpki.rca.name=AA E2E Root", "--vpki.rca.curve=" + curveName(curve),
-                "--vpki.keystore.path=" + dir.resolve("rca/rca.p12"), "--vpki.keystore.password-file=" + dir.resolve("keystore-password"),
-                "--vpki.admin.token-file=" + dir.resolve("admin-token"), "--vpki.dc.urls=" + dcUrl(),
+                keyArguments, "--vpki.admin.token-file=" + dir.resolve("admin-token"), "--vpki.dc.urls=" + dcUrl(),
                 TestTls.loopback().serverArguments().toArray(String[]::new),
                 // publishes to the DC: https when the DC speaks it
                 TestTls.loopback().clientTrustArguments().toArray(String[]::new));
