@@ -220,6 +220,7 @@ variable "cloudhsm" {
   type = object({
     enabled         = bool
     hsms_per_region = optional(number, 2)
+    hsm_type        = optional(string, "hsm2m.medium")
     pkcs11_library  = optional(string, "/opt/cloudhsm/lib/libcloudhsm_pkcs11.so")
     client_rpm      = optional(string, "cloudhsm-pkcs11.el9.x86_64.rpm")
   })

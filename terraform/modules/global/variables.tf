@@ -108,6 +108,7 @@ variable "cloudhsm" {
   type = object({
     enabled         = bool
     hsms_per_region = number
+    hsm_type        = string
     pkcs11_library  = string
     client_rpm      = string
     client = object({

@@ -9,7 +9,7 @@ resource "aws_cloudhsm_v2_cluster" "this" {
   count = var.cloudhsm.enabled ? 1 : 0
 
   region     = var.region
-  hsm_type   = "hsm1.medium"
+  hsm_type   = var.cloudhsm.hsm_type
   subnet_ids = aws_subnet.private[*].id
 
   tags = { Name = "${var.name}-cloudhsm" }
