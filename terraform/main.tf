@@ -66,6 +66,7 @@ module "shared" {
   regions           = keys(var.regions)
   jgroups_discovery = var.jgroups_discovery
   replica_ids       = local.replica_ids
+  cloudhsm_enabled  = var.cloudhsm.enabled
 }
 
 module "region" {
@@ -108,6 +109,9 @@ module "region" {
   dc_urls                  = local.regional_dc_urls
   artefacts                = local.artefacts
   secrets                  = module.shared.secrets
+
+  authority_curve = var.authority_curve
+  cloudhsm        = var.cloudhsm
 }
 
 module "global" {
@@ -140,4 +144,8 @@ module "global" {
   replication_zone    = local.replication_zone
   replication_record  = local.replication_dns_name
   replication_members = local.replica_ips
+
+  authority_curve = var.authority_curve
+  # the RCA's keys in home_region's CloudHSM cluster, when the root variable cloudhsm is on
+  cloudhsm = merge(var.cloudhsm, module.region[var.home_region].cloudhsm)
 }

@@ -194,3 +194,44 @@ variable "public_zone_id" {
   description = "ID of the existing Route 53 public hosted zone for domain_name."
   type        = string
 }
+
+variable "authority_curve" {
+  description = "Curve of the authorities' keys: the RCA generates its root key on it at first start (software keys), and the key ceremony uses it for keys in an HSM (docs/pki-bootstrap.md section 7). brainpoolP256r1 is what real OBUs expect; nistP256 is the only one AWS CloudHSM offers."
+  type        = string
+  default     = "brainpoolP256r1"
+
+  validation {
+    condition     = contains(["nistP256", "brainpoolP256r1", "brainpoolP384r1"], var.authority_curve)
+    error_message = "authority_curve must be nistP256, brainpoolP256r1 or brainpoolP384r1."
+  }
+}
+
+variable "cloudhsm" {
+  description = <<-EOT
+    The RCA's, EAs' and AAs' private keys in AWS CloudHSM instead of PKCS#12 key stores in Secrets Manager
+    (issue #36; docs/deployment.md, "Keys in an HSM"). Off by default. When on: one CloudHSM cluster per region
+    (hsms_per_region HSMs across the private subnets; the RCA uses home_region's), the cluster's security group on
+    every RCA, EA and AA host, its PKCS#11 library (Client SDK 5, the RPM client_rpm from the artefact prefix, the
+    cluster's issuing certificate from the trust prefix as cloudhsm-customerCA.crt) installed and configured for
+    the region's cluster, the services on vpki.keystore.backend=pkcs11 with the crypto user's PIN
+    ("<user>:<password>") from the secret cloudhsm_pin, and no key store secrets. CloudHSM has no brainpool curve:
+    only with authority_curve = "nistP256". Initialising the cluster and the key ceremony are manual steps.
+  EOT
+  type = object({
+    enabled         = bool
+    hsms_per_region = optional(number, 2)
+    hsm_type        = optional(string, "hsm2m.medium")
+    pkcs11_library  = optional(string, "/opt/cloudhsm/lib/libcloudhsm_pkcs11.so")
+    client_rpm      = optional(string, "cloudhsm-pkcs11.el9.x86_64.rpm")
+  })
+  default = { enabled = false }
+
+  validation {
+    condition     = !var.cloudhsm.enabled || var.authority_curve == "nistP256"
+    error_message = "AWS CloudHSM offers no brainpool curve: cloudhsm.enabled needs authority_curve = \"nistP256\" (docs/deployment.md, \"Keys in an HSM\")."
+  }
+  validation {
+    condition     = var.cloudhsm.hsms_per_region >= 1 && var.cloudhsm.hsms_per_region <= 28
+    error_message = "cloudhsm.hsms_per_region must be between 1 and 28 (two or more for availability)."
+  }
+}

@@ -46,3 +46,7 @@ artefact_bucket_region = "eu-west-1"
 operator_cidrs = ["192.0.2.0/24"]
 domain_name    = "pki.example.org"
 public_zone_id = "Z0000000EXAMPLE"
+
+# Keys in AWS CloudHSM (docs/deployment.md, "AWS CloudHSM"): nistP256 deployments only, off by default.
+# authority_curve = "nistP256"
+# cloudhsm        = { enabled = true, hsms_per_region = 2 }

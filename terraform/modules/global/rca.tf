@@ -59,7 +59,40 @@ data "aws_iam_policy_document" "rca" {
   statement {
     sid       = "Secrets"
     actions   = ["secretsmanager:GetSecretValue"]
-    resources = [for k in ["rca_keystore", "rca_keystore_password", "rca_admin_token"] : var.secrets[k].arn]
+    resources = [for k in concat(local.rca_key_secrets, ["rca_admin_token"]) : var.secrets[k].arn]
+  }
+  # CloudHSM: configure-pkcs11 finds the cluster's HSMs by its id; the client RPM from the artefacts
+  dynamic "statement" {
+    for_each = var.cloudhsm.enabled ? [1] : []
+    content {
+      sid       = "CloudHsmClient"
+      actions   = ["s3:GetObject"]
+      resources = ["arn:${var.partition}:s3:::${var.artefacts.bucket}/${var.artefacts.prefix}/${var.cloudhsm.client_rpm}"]
+    }
+  }
+  dynamic "statement" {
+    for_each = var.cloudhsm.enabled ? [1] : []
+    content {
+      sid       = "CloudHsmDiscovery"
+      actions   = ["cloudhsm:DescribeClusters"]
+      resources = ["*"]
+    }
+  }
+}
+
+locals {
+  # The root key: in home_region's CloudHSM cluster (label rca-root, the key ceremony's), or in the PKCS#12 key store.
+  rca_key_secrets = var.cloudhsm.enabled ? ["cloudhsm_pin"] : ["rca_keystore", "rca_keystore_password"]
+  rca_key_environment = var.cloudhsm.enabled ? {
+    VPKI_KEYSTORE_BACKEND                = "pkcs11"
+    VPKI_KEYSTORE_PKCS11_LIBRARY         = var.cloudhsm.pkcs11_library
+    VPKI_KEYSTORE_PKCS11_SLOT_LIST_INDEX = "0"
+  } : {}
+  rca_key_secret_files = var.cloudhsm.enabled ? {
+    VPKI_KEYSTORE_PKCS11_PIN_FILE = { secret_id = var.secrets["cloudhsm_pin"].name, base64 = false }
+    } : {
+    VPKI_KEYSTORE_PATH          = { secret_id = var.secrets["rca_keystore"].name, base64 = true }
+    VPKI_KEYSTORE_PASSWORD_FILE = { secret_id = var.secrets["rca_keystore_password"].name, base64 = false }
   }
 }
 
@@ -100,22 +133,22 @@ module "rca_host" {
   service   = "rca"
   region    = var.home_region
   artefacts = var.artefacts
-  environment = {
+  environment = merge(local.rca_key_environment, {
     SERVER_PORT    = "8081"
     SERVER_ADDRESS = "0.0.0.0"
     VPKI_DC_URLS   = join(",", var.dc_urls)
     VPKI_AUDIT_DIR = "/var/lib/vpki/audit"
+    VPKI_RCA_CURVE = var.authority_curve
     # The port speaks TLS only (the admin token never travels in clear); the certificate and key are secrets below.
     SERVER_SSL_BUNDLE = "api"
-  }
-  secret_files = {
-    VPKI_KEYSTORE_PATH                             = { secret_id = var.secrets["rca_keystore"].name, base64 = true }
-    VPKI_KEYSTORE_PASSWORD_FILE                    = { secret_id = var.secrets["rca_keystore_password"].name, base64 = false }
+  })
+  secret_files = merge(local.rca_key_secret_files, {
     VPKI_ADMIN_TOKEN_FILE                          = { secret_id = var.secrets["rca_admin_token"].name, base64 = false }
     SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_CERTIFICATE = { secret_id = var.secrets["rca_tls_certificate"].name, base64 = false }
     SPRING_SSL_BUNDLE_PEM_API_KEYSTORE_PRIVATE_KEY = { secret_id = var.secrets["rca_tls_key"].name, base64 = false }
-  }
+  })
   data_volume_id = aws_ebs_volume.rca.id
+  cloudhsm       = var.cloudhsm.client
 }
 
 resource "aws_instance" "rca" {
@@ -123,7 +156,7 @@ resource "aws_instance" "rca" {
   ami                         = data.aws_ssm_parameter.al2023.insecure_value
   instance_type               = var.rca_instance_type
   subnet_id                   = var.rca_subnet_id
-  vpc_security_group_ids      = [aws_security_group.rca.id]
+  vpc_security_group_ids      = concat([aws_security_group.rca.id], var.cloudhsm.security_group_ids)
   iam_instance_profile        = aws_iam_instance_profile.rca.name
   user_data                   = module.rca_host.user_data
   user_data_replace_on_change = true

@@ -97,3 +97,25 @@ variable "replication_members" {
   description = "Private IPs of every EA and Operator replica."
   type        = list(string)
 }
+
+variable "authority_curve" {
+  description = "Curve of the authorities' keys (root variable authority_curve): the RCA's root key at first start (VPKI_RCA_CURVE)."
+  type        = string
+}
+
+variable "cloudhsm" {
+  description = "The root variable cloudhsm with home_region's cluster (module region's output cloudhsm): the RCA's key in CloudHSM when enabled."
+  type = object({
+    enabled         = bool
+    hsms_per_region = number
+    hsm_type        = string
+    pkcs11_library  = string
+    client_rpm      = string
+    client = object({
+      cluster_id = string
+      region     = string
+      rpm        = string
+    })
+    security_group_ids = list(string)
+  })
+}

@@ -47,6 +47,15 @@ locals {
     password_secret_id = var.secret_files["VPKI_REDIS_PASSWORD_FILE"].secret_id
   }) : ""
 
+  # With CloudHSM: its PKCS#11 library, configured for the cluster (the service's VPKI_KEYSTORE_PKCS11_LIBRARY).
+  cloudhsm_setup = var.cloudhsm == null ? "" : templatefile("${path.module}/templates/cloudhsm.sh.tftpl", {
+    artefacts    = var.artefacts
+    trust_prefix = dirname(var.artefacts.rca_certificate_key)
+    cluster_id   = var.cloudhsm.cluster_id
+    region       = var.cloudhsm.region
+    rpm          = var.cloudhsm.rpm
+  })
+
   # The unit file is part of the repository (deploy/systemd), installed as is: its runtime directory
   # (RuntimeDirectory=vpki-<service>) is runtime_dir above, its EnvironmentFile /etc/vpki/<service>.env.
   unit = file("${path.module}/../../../deploy/systemd/vpki-${var.service}.service")
@@ -60,6 +69,7 @@ output "user_data" {
     packages         = join(" ", local.packages)
     data_volume      = local.data_volume
     redis_setup      = local.redis_setup
+    cloudhsm_setup   = local.cloudhsm_setup
     fetch_commands   = join("\n", concat(local.secret_fetches, local.certificate_fetches))
     environment_file = local.environment_file
     unit             = local.unit

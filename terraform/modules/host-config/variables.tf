@@ -67,3 +67,13 @@ variable "data_volume_id" {
   type        = string
   default     = null
 }
+
+variable "cloudhsm" {
+  description = "The AWS CloudHSM cluster whose PKCS#11 library (Client SDK 5) the host installs and configures for the service's keys (RCA, EA, AA with the root variable cloudhsm on): cluster id, its region and the client RPM's name under the artefact prefix; null without CloudHSM."
+  type = object({
+    cluster_id = string
+    region     = string
+    rpm        = string
+  })
+  default = null
+}

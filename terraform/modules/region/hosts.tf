@@ -53,16 +53,14 @@ locals {
     ea = {
       # The access points are the CTL's (written by the RCA at certification, key ceremony step);
       # the EA certificate is public and comes with the RCA certificate (own_certificate).
-      environment = {
+      environment = merge(local.key_environment, {
         SERVER_PORT              = tostring(local.service_ports.ea)
         VPKI_EA_CERTIFICATE_FILE = "/run/vpki-ea/ea.cert"
         VPKI_DC_URLS             = join(",", concat([local.own_dc_url], [for u in var.dc_urls : u if u != local.own_dc_url]))
-      }
-      secret_files = {
-        VPKI_KEYSTORE_PATH          = { secret_id = var.secrets["ea_keystore"].name, base64 = true }
-        VPKI_KEYSTORE_PASSWORD_FILE = { secret_id = var.secrets["ea_keystore_password"].name, base64 = false }
-        VPKI_REDIS_PASSWORD_FILE    = { secret_id = var.secrets["redis_password"].name, base64 = false }
-      }
+      })
+      secret_files = merge(local.key_secret_files.ea, {
+        VPKI_REDIS_PASSWORD_FILE = { secret_id = var.secrets["redis_password"].name, base64 = false }
+      })
       trusts_rca = true
     }
     operator = {
@@ -132,6 +130,7 @@ module "ea_host" {
   own_certificate = true
   redis           = true
   data_volume_id  = aws_ebs_volume.replica[each.key].id
+  cloudhsm        = local.cloudhsm_client
 }
 
 module "operator_host" {
@@ -156,12 +155,13 @@ module "operator_host" {
 resource "aws_instance" "replica" {
   for_each = local.replicas_by_key
 
-  region                 = var.region
-  ami                    = local.ami
-  instance_type          = var.instance_types[each.value.service]
-  subnet_id              = aws_subnet.replica[each.value.az].id
-  private_ip             = each.value.ip
-  vpc_security_group_ids = [aws_security_group.service[each.value.service].id]
+  region        = var.region
+  ami           = local.ami
+  instance_type = var.instance_types[each.value.service]
+  subnet_id     = aws_subnet.replica[each.value.az].id
+  private_ip    = each.value.ip
+  # an EA replica holding its keys in CloudHSM joins the cluster's security group
+  vpc_security_group_ids = concat([aws_security_group.service[each.value.service].id], each.value.service == "ea" ? local.cloudhsm_security_group_ids : [])
   iam_instance_profile   = aws_iam_instance_profile.service[each.value.service].name
   user_data              = each.value.service == "ea" ? module.ea_host[each.key].user_data : module.operator_host[each.key].user_data
   # cloud-init runs user data only at first boot: a new version or
@@ -257,18 +257,16 @@ module "aa_host" {
   service   = "aa"
   region    = var.region
   artefacts = var.artefacts
-  environment = merge(local.common_environment, {
+  environment = merge(local.common_environment, local.key_environment, {
     SERVER_PORT              = tostring(local.service_ports.aa)
     VPKI_DC_URLS             = join(",", concat([local.own_dc_url], [for u in var.dc_urls : u if u != local.own_dc_url]))
     VPKI_AA_ACCESS_POINT     = var.endpoints.aa
     VPKI_AA_CERTIFICATE_FILE = "/run/vpki-aa/aa.cert"
   })
-  secret_files = {
-    VPKI_KEYSTORE_PATH          = { secret_id = var.secrets["aa_keystore"].name, base64 = true }
-    VPKI_KEYSTORE_PASSWORD_FILE = { secret_id = var.secrets["aa_keystore_password"].name, base64 = false }
-  }
+  secret_files    = local.key_secret_files.aa
   trusts_rca      = true
   own_certificate = true
+  cloudhsm        = local.cloudhsm_client
 }
 
 resource "aws_launch_template" "aa" {
@@ -277,7 +275,7 @@ resource "aws_launch_template" "aa" {
   image_id               = local.ami
   instance_type          = var.instance_types.aa
   user_data              = base64encode(module.aa_host.user_data)
-  vpc_security_group_ids = [aws_security_group.service["aa"].id]
+  vpc_security_group_ids = concat([aws_security_group.service["aa"].id], local.cloudhsm_security_group_ids)
   update_default_version = true
 
   iam_instance_profile {

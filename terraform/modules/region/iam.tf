@@ -6,9 +6,9 @@ locals {
   # service (one role per service and region, not per host).
   service_secrets = {
     dc       = []
-    ea       = concat(["ea_keystore", "ea_keystore_password", "redis_password"], local.replication_secrets["ea"])
+    ea       = concat(local.key_secrets.ea, ["redis_password"], local.replication_secrets["ea"])
     operator = concat(["operator_credentials", "operator_tls_certificate", "operator_tls_key", "redis_password"], local.replication_secrets["operator"])
-    aa       = ["aa_keystore", "aa_keystore_password"]
+    aa       = local.key_secrets.aa
   }
   replication_secrets = {
     for service in ["ea", "operator"] : service => concat(["replication_truststore", "replication_password"],
@@ -47,6 +47,24 @@ data "aws_iam_policy_document" "service" {
       sid       = "Secrets"
       actions   = ["secretsmanager:GetSecretValue"]
       resources = [for k in each.value : replace(var.secrets[k].arn, ":${var.home_region}:", ":${var.region}:")]
+    }
+  }
+
+  # CloudHSM (cloudhsm.tf): configure-pkcs11 finds the cluster's HSMs by its id; the client RPM from the artefacts
+  dynamic "statement" {
+    for_each = var.cloudhsm.enabled && contains(["ea", "aa"], each.key) ? [1] : []
+    content {
+      sid       = "CloudHsmClient"
+      actions   = ["s3:GetObject"]
+      resources = ["arn:${var.partition}:s3:::${var.artefacts.bucket}/${var.artefacts.prefix}/${var.cloudhsm.client_rpm}"]
+    }
+  }
+  dynamic "statement" {
+    for_each = var.cloudhsm.enabled && contains(["ea", "aa"], each.key) ? [1] : []
+    content {
+      sid       = "CloudHsmDiscovery"
+      actions   = ["cloudhsm:DescribeClusters"]
+      resources = ["*"]
     }
   }
 

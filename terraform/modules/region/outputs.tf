@@ -22,3 +22,11 @@ output "alb_zone_id" {
   description = "Route 53 zone of the load balancer, for alias records."
   value       = aws_lb.this.zone_id
 }
+
+output "cloudhsm" {
+  description = "This region's CloudHSM cluster for the RCA's host in home_region: the client to install and the security group to join (null and none without CloudHSM)."
+  value = {
+    client             = local.cloudhsm_client
+    security_group_ids = local.cloudhsm_security_group_ids
+  }
+}

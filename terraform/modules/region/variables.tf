@@ -177,3 +177,19 @@ variable "secrets" {
     arn  = string
   }))
 }
+
+variable "authority_curve" {
+  description = "Curve of the authorities' keys (root variable authority_curve); CloudHSM needs nistP256."
+  type        = string
+}
+
+variable "cloudhsm" {
+  description = "The root variable cloudhsm: the EA's and AA's keys in this region's AWS CloudHSM cluster when enabled."
+  type = object({
+    enabled         = bool
+    hsms_per_region = number
+    hsm_type        = string
+    pkcs11_library  = string
+    client_rpm      = string
+  })
+}

@@ -38,7 +38,14 @@ locals {
       region      = split(".", id)[0]
     }
   }
-  secrets         = merge(local.base_secrets, local.replica_keystores)
+  # With CloudHSM (root variable cloudhsm) the authorities' keys are in the HSMs: no key store secrets, and the
+  # crypto user's PIN ("<user>:<password>") that every RCA, EA and AA host logs in with.
+  key_store_secrets = ["rca_keystore", "rca_keystore_password", "ea_keystore", "ea_keystore_password", "aa_keystore", "aa_keystore_password"]
+  cloudhsm_secrets = var.cloudhsm_enabled ? {
+    cloudhsm_pin = { description = "PIN of the CloudHSM crypto user the services log in as (<user>:<password>)", everywhere = true, region = null }
+  } : {}
+  secrets = merge({ for k, v in local.base_secrets : k => v if !(var.cloudhsm_enabled && contains(local.key_store_secrets, k)) },
+  local.cloudhsm_secrets, local.replica_keystores)
   replica_regions = [for r in var.regions : r if r != var.home_region]
 }
 

@@ -22,3 +22,8 @@ variable "replica_ids" {
   description = "Every EA and Operator replica's id (<region>.<host>): one replication key store secret each, kept in that region."
   type        = list(string)
 }
+
+variable "cloudhsm_enabled" {
+  description = "Whether the authorities' keys are in AWS CloudHSM (root variable cloudhsm): a PIN secret instead of the key store secrets."
+  type        = bool
+}

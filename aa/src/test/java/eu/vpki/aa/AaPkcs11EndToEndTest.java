@@ -29,15 +29,19 @@ import java.time.Instant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The whole local PKI (RCA, DC, an EA cluster) with the AA's keys in a real SoftHSM2 token (issue #36): a
- * station enrols and gets an AT that chains to the root, the AA decrypting, signing the validation request,
- * decrypting the EA's answer and signing the AT and the response in the token; then the token is removed
- * while the AA serves: no AT, health DOWN.
+ * The whole local PKI (RCA, DC, an EA cluster, the AA) with every authority's keys in a real SoftHSM2 token of its
+ * own (issue #36), each made by the key ceremony: a station registers, enrols and gets an AT that chains to the
+ * root, the RCA having signed the EA's and the AA's certificates and the CTL in its token, the EA its EC and
+ * validation answer in its token, the AA decrypting, signing the validation request, decrypting the EA's answer
+ * and signing the AT and the response in its token; then the AA's token is removed while the AA serves: no AT,
+ * health DOWN.
  */
 @Tag("softhsm")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AaPkcs11EndToEndTest {
     private static final String TOKEN = "aa-e2e-test";
+    private static final String RCA_TOKEN = "rca-e2e-test";
+    private static final String EA_TOKEN = "ea-e2e-test";
     static LocalPki pki;
     static LocalPki.Ea ea;
     static final int AA_PORT = LocalPki.freePort();
@@ -45,10 +49,13 @@ class AaPkcs11EndToEndTest {
 
     @BeforeAll
     static void deploy() {
+        // every token before the module is first loaded in this JVM (SoftHsm)
+        Pkcs11Settings rcaToken = SoftHsm.createToken(RCA_TOKEN);
+        Pkcs11Settings eaToken = SoftHsm.createToken(EA_TOKEN);
         Pkcs11Settings token = SoftHsm.createToken(TOKEN);
         pki = new LocalPki();
-        pki.startRcaAndDc();
-        ea = pki.certifyEa("ea-hsm", 1);
+        pki.startRcaAndDcInToken(rcaToken, SoftHsm.PIN);
+        ea = pki.certifyEaInToken("ea-hsm", 1, eaToken, SoftHsm.PIN);
         pki.certifyAaInToken(aaUri(), token);
         pki.publishCtlToEas(1, 1);
         pki.startCluster(ea, "SYNC");
@@ -68,7 +75,7 @@ class AaPkcs11EndToEndTest {
 
     @Test
     @Order(1)
-    void enrolmentAndAuthorization_withTheAasKeysInTheToken_issueAnAtChainingToTheRoot() {
+    void enrolmentAndAuthorization_withEveryAuthoritysKeysInAToken_issueAnAtChainingToTheRoot() {
         SimulatedStation station = register("HSM-E2E-1");
         assertThat(ea.enrol(station, 0)).isEqualTo(EtsiCodes.Enrolment.OK);
         StationMessages.Request request = LocalPki.MESSAGES.authorization(station, ea.certificate, pki.aa, SimulatedStation.CAM_DENM,
@@ -80,6 +87,10 @@ class AaPkcs11EndToEndTest {
         TrustListClient vehicle = pki.vehicleView();
         assertThat(vehicle.current().validate(at, Instant.now())).containsExactly(at, pki.aa, pki.root);
         assertThat(health()).isEqualTo(200);
+        // no authority key outside the tokens: no key store was ever written
+        assertThat(pki.dir.resolve("rca/rca.p12")).doesNotExist();
+        assertThat(ea.keystore).doesNotExist();
+        assertThat(pki.dir.resolve("aa.p12")).doesNotExist();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package eu.vpki.terraform;
 
 import eu.vpki.terraform.checks.Check;
+import eu.vpki.terraform.checks.CloudHsmCheck;
 import eu.vpki.terraform.checks.ConsistencyCheck;
 import eu.vpki.terraform.checks.Deployment;
 import eu.vpki.terraform.checks.IngressCheck;
@@ -246,7 +247,7 @@ class ChecksCanFailTest {
     @Test
     void secretsReportsARedisWithoutPassword_andAPlainRedisPassword() throws IOException {
         mutate("modules/region/hosts.tf",
-                "        VPKI_REDIS_PASSWORD_FILE    = { secret_id = var.secrets[\"redis_password\"].name, base64 = false }\n", "");
+                "        VPKI_REDIS_PASSWORD_FILE = { secret_id = var.secrets[\"redis_password\"].name, base64 = false }\n", "");
         mutate("modules/region/hosts.tf", "        VPKI_EA_CERTIFICATE_FILE = \"/run/vpki-ea/ea.cert\"\n",
                 "        VPKI_EA_CERTIFICATE_FILE = \"/run/vpki-ea/ea.cert\"\n        VPKI_REDIS_PASSWORD      = \"changeit\"\n");
         assertThat(run(new SecretsCheck())).hasSize(2)
@@ -382,5 +383,69 @@ class ChecksCanFailTest {
                 "variable replication_propagation has no validation restricting it to",
                 "VPKI_REPLICATION_ORDER is not var.replication_order but the constant \"TOTAL\"",
                 "VPKI_REPLICATION_PROPAGATION is derived from var.replication_propagation");
+    }
+
+    // ---------------------------------------------------------------- CloudHSM (issue #36)
+
+    @Test
+    void cloudHsmReportsEveryRuleBrokenInItsFixture() throws URISyntaxException {
+        assertReports(runOnFixture(new CloudHsmCheck(), "bad-cloudhsm"), "variable cloudhsm is not off by default",
+                "variable cloudhsm has no validation requiring authority_curve",
+                "aws_cloudhsm_v2_cluster.always is not gated by the option",
+                "aws_cloudhsm_v2_cluster.always has no lifecycle precondition",
+                "aws_cloudhsm_v2_hsm.one_when_off is not gated by the option");
+    }
+
+    @Test
+    void cloudHsmReportsAnOptionOnByDefault_andOneNotTiedToNistP256() throws IOException {
+        mutate("variables.tf", "  default = { enabled = false }\n", "  default = { enabled = true }\n");
+        mutate("variables.tf", "    condition     = !var.cloudhsm.enabled || var.authority_curve == \"nistP256\"\n",
+                "    condition     = !var.cloudhsm.enabled || length(var.authority_curve) > 0\n");
+        assertReports(run(new CloudHsmCheck()), "variable cloudhsm is not off by default",
+                "variable cloudhsm has no validation requiring authority_curve = \"nistP256\" when enabled");
+    }
+
+    @Test
+    void cloudHsmReportsHsmsCreatedWithTheOptionOff_andAClusterThatAllowsBrainpool() throws IOException {
+        mutate("modules/region/cloudhsm.tf", "  count = var.cloudhsm.enabled ? var.cloudhsm.hsms_per_region : 0\n",
+                "  count = var.cloudhsm.hsms_per_region\n");
+        mutate("modules/region/cloudhsm.tf", "      condition     = var.authority_curve == \"nistP256\"\n",
+                "      condition     = length(var.authority_curve) > 0\n");
+        assertReports(run(new CloudHsmCheck()),
+                "module.region.aws_cloudhsm_v2_hsm.this is not gated by the option: count must be var.cloudhsm.enabled ? ... : 0",
+                "module.region.aws_cloudhsm_v2_cluster.this has no lifecycle precondition requiring authority_curve = \"nistP256\"");
+    }
+
+    @Test
+    void cloudHsmReportsAnAaWithoutTheClientOrTheClustersSecurityGroup() throws IOException {
+        mutate("modules/region/hosts.tf",
+                "  secret_files    = local.key_secret_files.aa\n  trusts_rca      = true\n  own_certificate = true\n"
+                        + "  cloudhsm        = local.cloudhsm_client\n",
+                "  secret_files    = local.key_secret_files.aa\n  trusts_rca      = true\n"
+                        + "  own_certificate = true\n");
+        mutate("modules/region/hosts.tf", "concat([aws_security_group.service[\"aa\"].id], local.cloudhsm_security_group_ids)",
+                "[aws_security_group.service[\"aa\"].id]");
+        assertReports(run(new CloudHsmCheck()),
+                "module.region.module.aa_host ([aa]) holds authority keys but is not given the CloudHSM client",
+                "module.region.aws_launch_template.aa runs module.region.module.aa_host but vpc_security_group_ids never includes the "
+                        + "CloudHSM cluster's security group");
+    }
+
+    @Test
+    void cloudHsmReportsAnRcaThatNeverUsesTheToken_orGetsNoPin() throws IOException {
+        mutate("modules/global/rca.tf", "    VPKI_KEYSTORE_BACKEND                = \"pkcs11\"\n",
+                "    VPKI_KEYSTORE_BACKEND                = \"software\"\n");
+        mutate("modules/global/rca.tf", "    VPKI_KEYSTORE_PKCS11_PIN_FILE = { secret_id", "    VPKI_KEYSTORE_PKCS11_PIN = { secret_id");
+        assertReports(run(new CloudHsmCheck()),
+                "module.global.module.rca_host ([rca]): environment never sets VPKI_KEYSTORE_BACKEND = \"pkcs11\"",
+                "module.global.module.rca_host ([rca]): secret_files never gives VPKI_KEYSTORE_PKCS11_PIN_FILE");
+    }
+
+    @Test
+    void cloudHsmReportsEasAndAasWithoutTheLibrary() throws IOException {
+        mutate("modules/region/cloudhsm.tf", "    VPKI_KEYSTORE_PKCS11_LIBRARY         = var.cloudhsm.pkcs11_library\n",
+                "    VPKI_KEYSTORE_PKCS11_LIBRARI         = var.cloudhsm.pkcs11_library\n");
+        assertReports(run(new CloudHsmCheck()), "module.region.module.ea_host ([ea]): environment never sets VPKI_KEYSTORE_PKCS11_LIBRARY",
+                "module.region.module.aa_host ([aa]): environment never sets VPKI_KEYSTORE_PKCS11_LIBRARY");
     }
 }

@@ -48,14 +48,29 @@ class DeploymentKeysTest {
     /** Names each audit file after the container in compose; on AWS the default host name and process id. */
     static final String AUDIT_INSTANCE = "VPKI_AUDIT_INSTANCE";
 
+    /**
+     * The token settings Terraform gives the RCA, EA and AA hosts when its variable cloudhsm is on (keys in AWS
+     * CloudHSM); compose's token variant is the override compose.pkcs11.yaml, checked on its own below.
+     */
+    static final Map<String, String> CLOUDHSM = Map.of(
+            "VPKI_KEYSTORE_BACKEND", "AWS may keep the keys in CloudHSM (variable cloudhsm); compose: compose.pkcs11.yaml",
+            "VPKI_KEYSTORE_PKCS11_LIBRARY", "CloudHSM's PKCS#11 library on AWS; compose: compose.pkcs11.yaml",
+            "VPKI_KEYSTORE_PKCS11_SLOT_LIST_INDEX", "CloudHSM's one slot on AWS; compose names a slot id in compose.pkcs11.yaml",
+            "VPKI_KEYSTORE_PKCS11_PIN_FILE", "the CloudHSM crypto user's PIN on AWS; compose: compose.pkcs11.yaml");
+
+    private static Map<String, String> withCloudHsm(Map<String, String> specific) {
+        Map<String, String> out = new java.util.HashMap<>(specific);
+        out.putAll(CLOUDHSM);
+        return Map.copyOf(out);
+    }
+
     /** Keys only one of the two deployments sets, per service, and why. */
     static final Map<String, Map<String, String>> DEPLOYMENT_SPECIFIC = Map.of(
-            "rca", Map.of(
+            "rca", withCloudHsm(Map.of(
                     AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     "VPKI_RCA_NAME", "compose names its root like the local cluster; on AWS the key ceremony's defaults",
-                    "VPKI_RCA_CURVE", "compose uses nistP256 like the local cluster; on AWS the default brainpoolP256r1",
                     "VPKI_RCA_DATA_DIR", "compose puts state on a named volume; on AWS the default ./data under the data volume",
-                    HEALTH_CHECKED, "compose's Prometheus scrapes the RCA's management port; on AWS no load balancer checks the RCA"),
+                    HEALTH_CHECKED, "compose's Prometheus scrapes the RCA's management port; on AWS no load balancer checks the RCA")),
             "dc", Map.of(
                     AUDIT_INSTANCE, "compose names the audit file after its container; AWS: host name and pid",
                     HEALTH_CHECKED, "the ALB checks the DC's health on its management port",
@@ -64,13 +79,13 @@ class DeploymentKeysTest {
                     "compose pulls from the RCA as the local cluster does; on AWS the RCA in the home region pushes, DCs elsewhere cannot reach it",
                     "VPKI_RCA_SSL_BUNDLE", "compose pulls from the RCA over https, trusting its TLS CA; on AWS DCs do not pull",
                     "SPRING_SSL_BUNDLE_PEM_RCA_TRUSTSTORE_CERTIFICATE", "that CA for compose's pulls; on AWS DCs do not pull"),
-            "ea", replication(),
+            "ea", withCloudHsm(replication()),
             "operator", replication(),
-            "aa", Map.of(
+            "aa", withCloudHsm(Map.of(
                     HEALTH_CHECKED, "the ALB checks each AA's health on its management port",
                     AUDIT_INSTANCE, "compose names its two AAs' audit files; AWS: host name and pid of each auto-scaled instance",
                     "SPRING_CONFIG_IMPORT",
-                    "compose lists the other EA replicas for validation fail-over; on AWS the CTL's aaAccessPoint is the EA load balancer"));
+                    "compose lists the other EA replicas for validation fail-over; on AWS the CTL's aaAccessPoint is the EA load balancer")));
 
     private static Map<String, String> replication() {
         return Map.of(
@@ -116,6 +131,96 @@ class DeploymentKeysTest {
                 "unit dc: missing ExecStartPre=+/opt/vpki/fetch-secrets %t/vpki-dc",
                 "unit dc: missing ExecStart=/usr/bin/java -XX:+UseParallelGC -XX:MaxRAMPercentage=75 -jar /opt/vpki/vpki-dc.jar",
                 "unit dc: missing CPUSchedulingPolicy=batch");
+    }
+
+    /** The PKCS#11 keys the override must give every container holding an authority's keys (docs/deployment.md, "Keys in an HSM"). */
+    static final List<String> PKCS11_KEYS = List.of("VPKI_KEYSTORE_BACKEND", "VPKI_KEYSTORE_PKCS11_LIBRARY", "VPKI_KEYSTORE_PKCS11_SLOT",
+            "VPKI_KEYSTORE_PKCS11_PIN_FILE");
+    /** Not a vpki setting: the SoftHSM2 module's own configuration file, read by the module inside the service. */
+    static final String SOFTHSM2_CONF = "SOFTHSM2_CONF";
+
+    @Test
+    void composePkcs11Override_givesEveryKeyHoldingContainerTheDocumentedTokenSettings() throws IOException {
+        assertThat(pkcs11Disagreements(documented(), Files.readString(REPOSITORY.resolve("compose.yaml")),
+                Files.readString(REPOSITORY.resolve("compose.pkcs11.yaml")))).isEmpty();
+    }
+
+    @Test
+    void pkcs11Disagreements_areReported() throws IOException {
+        String base = Files.readString(REPOSITORY.resolve("compose.yaml"));
+        String override = Files.readString(REPOSITORY.resolve("compose.pkcs11.yaml"));
+        // a misspelt key, a PIN file outside every mounted volume, and the second AA left out
+        String broken = override.replace("VPKI_KEYSTORE_PKCS11_LIBRARY:", "VPKI_KEYSTORE_PKCS11_LIBRARI:")
+                .replace("/secrets/pkcs11-pin", "/run/pkcs11-pin").replace("  aa-1: *aa\n", "");
+        assertThat(broken).isNotEqualTo(override);
+        assertThat(pkcs11Disagreements(documented(), base, broken)).contains(
+                "compose.pkcs11 rca: VPKI_KEYSTORE_PKCS11_LIBRARI is not a documented key of rca",
+                "compose.pkcs11 rca: VPKI_KEYSTORE_PKCS11_LIBRARY is not set",
+                "compose.pkcs11 ea-0: the PIN file /run/pkcs11-pin is in no volume of the container",
+                "compose.pkcs11: aa-1 holds authority keys in compose.yaml but is not given the token");
+        String software = override.replace("VPKI_KEYSTORE_BACKEND: pkcs11", "VPKI_KEYSTORE_BACKEND: software");
+        String renamed = override.replace("  rca:\n", "  rca-0:\n");
+        assertThat(software).isNotEqualTo(override);
+        assertThat(renamed).isNotEqualTo(override);
+        assertThat(pkcs11Disagreements(documented(), base, software))
+                .contains("compose.pkcs11 rca: VPKI_KEYSTORE_BACKEND is software, not pkcs11");
+        assertThat(pkcs11Disagreements(documented(), base, renamed)).contains("compose.pkcs11: rca-0 is not a service of compose.yaml",
+                "compose.pkcs11: rca holds authority keys in compose.yaml but is not given the token");
+    }
+
+    /**
+     * What is wrong with {@code compose.pkcs11.yaml} ({@code override}) over {@code compose.yaml} ({@code base}), as
+     * sentences: every container of the RCA, EA and AA images must get the four token settings, each key it sets must be
+     * documented for its service, the PIN file must lie in a volume the container mounts and the module in one the
+     * override mounts; the override names only services of the base.
+     */
+    @SuppressWarnings("unchecked")
+    static List<String> pkcs11Disagreements(Map<String, Set<String>> documented, String base, String override) {
+        Map<String, Object> baseServices = (Map<String, Object>) ((Map<String, Object>) new Yaml().load(base)).get("services");
+        Map<String, Object> overrideServices = (Map<String, Object>) ((Map<String, Object>) new Yaml().load(override)).get("services");
+        List<String> out = new ArrayList<>();
+        overrideServices.keySet().stream().filter(n -> !baseServices.containsKey(n))
+                .forEach(n -> out.add("compose.pkcs11: " + n + " is not a service of compose.yaml"));
+        baseServices.forEach((name, value) -> {
+            Map<String, Object> svc = (Map<String, Object>) value;
+            Matcher image = Pattern.compile("vpki/(rca|ea|aa):").matcher(String.valueOf(svc.get("image")));
+            if (!image.find()) {
+                return;
+            }
+            String service = image.group(1);
+            Map<String, Object> over = (Map<String, Object>) overrideServices.get(name);
+            if (over == null) {
+                out.add("compose.pkcs11: " + name + " holds authority keys in compose.yaml but is not given the token");
+                return;
+            }
+            Map<String, Object> env = (Map<String, Object>) over.getOrDefault("environment", Map.of());
+            env.keySet().stream().filter(k -> !k.equals(SOFTHSM2_CONF) && !documentedFor(documented, service, k))
+                    .forEach(k -> out.add("compose.pkcs11 " + name + ": " + k + " is not a documented key of " + service));
+            PKCS11_KEYS.stream().filter(k -> !env.containsKey(k))
+                    .forEach(k -> out.add("compose.pkcs11 " + name + ": " + k + " is not set"));
+            Object backend = env.get("VPKI_KEYSTORE_BACKEND");
+            if (backend != null && !"pkcs11".equals(String.valueOf(backend))) {
+                out.add("compose.pkcs11 " + name + ": VPKI_KEYSTORE_BACKEND is " + backend + ", not pkcs11");
+            }
+            List<String> overrideMounts = targets((List<Object>) over.getOrDefault("volumes", List.of()));
+            List<String> mounts = new ArrayList<>(overrideMounts);
+            mounts.addAll(targets((List<Object>) svc.getOrDefault("volumes", List.of())));
+            Object pin = env.get("VPKI_KEYSTORE_PKCS11_PIN_FILE");
+            if (pin != null && mounts.stream().noneMatch(m -> String.valueOf(pin).startsWith(m + "/"))) {
+                out.add("compose.pkcs11 " + name + ": the PIN file " + pin + " is in no volume of the container");
+            }
+            Object library = env.get("VPKI_KEYSTORE_PKCS11_LIBRARY");
+            if (library != null && overrideMounts.stream().noneMatch(m -> String.valueOf(library).startsWith(m + "/"))) {
+                out.add("compose.pkcs11 " + name + ": the module " + library + " is in no volume the override mounts");
+            }
+        });
+        return out;
+    }
+
+    /** The container paths of compose volume entries ({@code source:target[:mode]}, the source may be {@code ${VAR:-default}}). */
+    private static List<String> targets(List<Object> volumes) {
+        return volumes.stream().map(v -> String.valueOf(v).replaceAll("\\$\\{[^}]*}", "source").split(":")).filter(p -> p.length >= 2)
+                .map(p -> p[1]).toList();
     }
 
     /** Every way the deployments disagree, as sentences; none when they agree. */

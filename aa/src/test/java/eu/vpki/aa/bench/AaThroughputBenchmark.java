@@ -101,7 +101,12 @@ import static org.awaitility.Awaitility.await;
  * ceiling, each round's best level against its own ceiling, and the median of those ratios),
  * {@code bench.etsi-tls} (false; true: the DC, the EA and the AAs speak TLS only, so both hops, vehicle to
  * AA and AA to EA, run over TLS 1.3 on kept-alive connections; each level then also reports how many TCP
- * connections the machine opened during it, from {@code /proc/net/snmp}, i.e. at most that many handshakes).
+ * connections the machine opened during it, from {@code /proc/net/snmp}, i.e. at most that many handshakes),
+ * {@code bench.backends} ({@code software}; {@code software,pkcs11}: where the EA's and the AA's keys are, each backend
+ * measured in turn in the same run, issue #36: {@code pkcs11} puts both authorities' keys in SoftHSM2 tokens made under
+ * {@code bench.out} by the key ceremony (an EA and an AA of their own, certified by the same RCA beside the software
+ * ones, the stations registered and enrolled at each EA), and its levels are labelled {@code pkcs11 <n> AA}; the
+ * ceiling and the pairs stay the software keys', so {@code software} must be among the backends).
  *
  * <p>The scheduling policy is the launcher's, inherited by every process this JVM starts: {@code run-aa-benchmark.sh}
  * runs it under SCHED_BATCH, as {@code deploy/systemd} runs the services ({@code VPKI_BENCH_SCHED=other}: the default
@@ -136,6 +141,8 @@ public final class AaThroughputBenchmark {
             ? eu.vpki.common.etsi.crypto.ApiTlsCa.clientContext(eu.vpki.common.testing.TestTls.loopback().caCertificate())
                     .getSocketFactory()
             : null;
+    /** Where the EA's and the AA's keys are, measured in this order (issue #36). */
+    static final List<String> BACKENDS = Arrays.stream(prop("bench.backends", "software").split(",")).map(String::trim).toList();
     static final int STATIONS = 200;
     static final double GENERATION_RATE = 900; // requests built per second of measurement: above any rate reached here
     static final Duration WARMUP_CHUNK = Duration.ofSeconds(30);
@@ -154,8 +161,17 @@ public final class AaThroughputBenchmark {
     }
 
     private final LocalPki pki = ETSI_TLS ? new LocalPki(CURVE).withEtsiTls() : new LocalPki(CURVE);
+    /** One backend's authorities: its EA, its AA (certificate file {@code <aaName>.cert}), their stations and the AA's key arguments. */
+    record Authorities(String backend, LocalPki.Ea ea, String aaName, EtsiCertificate aa, List<SimulatedStation> stations,
+                       List<String> aaKeyArguments) {
+    }
+
+    private final Map<String, Authorities> authorities = new LinkedHashMap<>();
+    /** The backend being measured: its EA, AA and stations. */
     private LocalPki.Ea ea;
-    private final List<SimulatedStation> stations = new ArrayList<>();
+    private EtsiCertificate aaCertificate;
+    private Authorities current;
+    private List<SimulatedStation> stations = new ArrayList<>();
     private final List<Integer> aaPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
     /** The AA processes' actuator (health, Prometheus) ports. */
     private final List<Integer> aaManagementPorts = IntStream.range(0, 4).mapToObj(i -> LocalPki.freePort()).toList();
@@ -193,40 +209,57 @@ public final class AaThroughputBenchmark {
                 + ", EA JVM options " + EA_JVM
                 + "; warm-up " + WARMUP + ", measure " + MEASURE + "; ETSI endpoints "
                 + (ETSI_TLS ? "TLS only (vehicle to AA and AA to EA)" : "plain HTTP")
-                + "; load average " + loadAverage());
-        pki.startRcaAndDc();
-        ea = pki.certifyEa("ea-bench", 1);
-        pki.certifyAa(aaUri(aaPorts.get(0)));
-        pki.publishCtlToEas(1, 1);
-        pki.startCluster(ea, "ASYNC", (replica, arguments) -> eaProcesses.add(startService("ea-" + replica, EA_HEAP, EA_JVM, EA_CLASSPATH,
-                "eu.vpki.ea.EaApplication", arguments)));
-        for (int i = 0; i < eaProcesses.size(); i++) {
-            awaitHealthy(eaProcesses.get(i), ea.managementPorts.get(i));
+                + "; load average " + loadAverage() + "; key backends " + BACKENDS);
+        if (!BACKENDS.contains("software") || !BACKENDS.stream().allMatch(b -> b.equals("software") || b.equals("pkcs11"))) {
+            throw new IllegalArgumentException("bench.backends: software, or software,pkcs11 (the ceiling is the software keys'), not "
+                    + BACKENDS);
         }
-        log("EA replica process(es) up");
-        enrolStations();
+        pki.startRcaAndDc();
+        for (String backend : BACKENDS) {
+            authorities.put(backend, certify(backend));
+        }
+        pki.publishCtlToEas(BACKENDS.size(), BACKENDS.size());
 
         List<Result> results = new ArrayList<>();
-        results.addAll(ceiling("before"));
-        for (int n : AAS) {
-            aaProcesses = startAas(n);
-            try {
-                // in chunks: each chunk's requests are built just before it, so a long warm-up does not
-                // send requests older than the AA's request window (they would be refused, correctly)
-                for (Duration left = WARMUP; !left.isNegative() && !left.isZero(); left = left.minus(WARMUP_CHUNK)) {
-                    closedLoop(n, 16, left.compareTo(WARMUP_CHUNK) < 0 ? left : WARMUP_CHUNK, "warm-up");
+        for (String backend : BACKENDS) {
+            use(authorities.get(backend));
+            pki.startCluster(ea, "ASYNC", (replica, arguments) -> eaProcesses.add(startService(ea.name + "-" + replica, EA_HEAP, EA_JVM,
+                    EA_CLASSPATH, "eu.vpki.ea.EaApplication", arguments)));
+            for (int i = 0; i < eaProcesses.size(); i++) {
+                awaitHealthy(eaProcesses.get(i), ea.managementPorts.get(i));
+            }
+            log(backend + ": EA replica process(es) up");
+            enrolStations();
+            boolean software = backend.equals("software");
+            if (software) {
+                results.addAll(ceiling("before"));
+            }
+            for (int n : AAS) {
+                aaProcesses = startAas(n);
+                try {
+                    // in chunks: each chunk's requests are built just before it, so a long warm-up does not
+                    // send requests older than the AA's request window (they would be refused, correctly)
+                    for (Duration left = WARMUP; !left.isNegative() && !left.isZero(); left = left.minus(WARMUP_CHUNK)) {
+                        closedLoop(n, 16, left.compareTo(WARMUP_CHUNK) < 0 ? left : WARMUP_CHUNK, "warm-up");
+                    }
+                    for (int c : n == 1 ? LEVELS_ONE : LEVELS_MANY) {
+                        results.add(closedLoop(n, c, MEASURE, (software ? "" : backend + " ") + n + " AA"));
+                    }
+                    if (n == 1 && PAIRS > 0 && software) {
+                        results.addAll(pairs());
+                    }
+                } finally {
+                    stop(aaProcesses);
+                    aaProcesses = List.of();
                 }
-                for (int c : n == 1 ? LEVELS_ONE : LEVELS_MANY) {
-                    results.add(closedLoop(n, c, MEASURE, n + " AA"));
-                }
-                if (n == 1 && PAIRS > 0) {
-                    results.addAll(pairs());
-                }
-            } finally {
-                stop(aaProcesses);
-                aaProcesses = List.of();
+            }
+            if (BACKENDS.size() > 1) {
+                // the next backend's EA takes this one's place: one EA process measured at a time
+                stop(eaProcesses);
+                eaProcesses.clear();
             }
         }
+        use(authorities.get("software"));
         results.addAll(ceiling("after"));
         log("load average at the end (other work on this machine shows here): " + loadAverage());
         table(results);
@@ -234,6 +267,38 @@ public final class AaThroughputBenchmark {
     }
 
     // ---- setup ----
+
+    /**
+     * The EA and the AA of {@code backend}, certified by the RCA: software keys in PKCS#12 files (the EA
+     * {@code ea-bench}, the AA {@code aa}), or keys the key ceremony made in two SoftHSM2 tokens, one per authority
+     * (the EA {@code ea-token}, the AA {@code aa-token}); the AA certificates share the access point, one AA being
+     * measured at a time.
+     */
+    Authorities certify(String backend) {
+        if (backend.equals("software")) {
+            LocalPki.Ea softwareEa = pki.certifyEa("ea-bench", 1);
+            EtsiCertificate aa = pki.certifyAa(aaUri(aaPorts.get(0)), "aa");
+            return new Authorities(backend, softwareEa, "aa", aa, new ArrayList<>(), List.of());
+        }
+        // both tokens before the module is first loaded in this JVM (eu.vpki.common.testing.SoftHsm); SOFTHSM2_CONF from
+        // run-aa-benchmark.sh, which the EA and AA processes inherit
+        eu.vpki.common.etsi.crypto.pkcs11.Pkcs11Settings eaToken = eu.vpki.common.testing.SoftHsm.createToken("bench-ea");
+        eu.vpki.common.etsi.crypto.pkcs11.Pkcs11Settings aaToken = eu.vpki.common.testing.SoftHsm.createToken("bench-aa");
+        log("pkcs11: SoftHSM2 tokens bench-ea (slot " + eaToken.slot() + ") and bench-aa (slot " + aaToken.slot() + "), module "
+                + eaToken.library() + ", SOFTHSM2_CONF " + System.getenv("SOFTHSM2_CONF"));
+        LocalPki.Ea tokenEa = pki.certifyEaInToken("ea-token", 1, eaToken, eu.vpki.common.testing.SoftHsm.PIN);
+        EtsiCertificate aa = pki.certifyAaInToken(aaUri(aaPorts.get(0)), aaToken, "aa-token");
+        return new Authorities(backend, tokenEa, "aa-token", aa, new ArrayList<>(),
+                List.of(pki.pkcs11Arguments(aaToken, eu.vpki.common.testing.SoftHsm.PIN)));
+    }
+
+    /** Measures {@code a} from now on: its EA, its AA and its stations. */
+    void use(Authorities a) {
+        current = a;
+        ea = a.ea();
+        aaCertificate = a.aa();
+        stations = a.stations();
+    }
 
     void enrolStations() {
         for (int i = 0; i < STATIONS; i++) {
@@ -253,15 +318,23 @@ public final class AaThroughputBenchmark {
     List<ChildProcess> startAas(int n) {
         List<ChildProcess> processes = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            processes.add(startService("aa-" + n + "-" + i, AA_HEAP, AA_JVM, AA_CLASSPATH, "eu.vpki.aa.AaApplication",
-                    pki.aaArguments(aaPorts.get(i), aaManagementPorts.get(i), "bench-" + n + "-" + i, "--vpki.aa.ea.client=" + EA_CLIENT,
-                            "--logging.level.root=WARN", "--vpki.aa.replay-cache-entries=400000")));
+            processes.add(startService((current.backend().equals("software") ? "" : current.backend() + "-") + "aa-" + n + "-" + i, AA_HEAP,
+                    AA_JVM, AA_CLASSPATH, "eu.vpki.aa.AaApplication",
+                    aaArguments(aaPorts.get(i), aaManagementPorts.get(i), "bench-" + n + "-" + i)));
         }
         for (int i = 0; i < n; i++) {
             awaitHealthy(processes.get(i), aaManagementPorts.get(i));
         }
-        log(n + " AA process(es) up; scheduling policy: " + schedulingPolicies(processes));
+        log(n + " AA process(es) up (" + current.backend() + " keys); scheduling policy: " + schedulingPolicies(processes));
         return processes;
+    }
+
+    /** The measured backend's AA on {@code port}: its certificate, and its keys' arguments (a token's, or the PKCS#12 file's). */
+    List<String> aaArguments(int port, int managementPort, String instance) {
+        List<String> extra = new ArrayList<>(List.of("--vpki.aa.ea.client=" + EA_CLIENT, "--logging.level.root=WARN",
+                "--vpki.aa.replay-cache-entries=400000"));
+        extra.addAll(current.aaKeyArguments());
+        return pki.aaArguments(current.aaName(), port, managementPort, instance, extra.toArray(String[]::new));
     }
 
     /**
@@ -315,7 +388,7 @@ public final class AaThroughputBenchmark {
         AtomicInteger next = new AtomicInteger();
         return IntStream.range(0, count).parallel().mapToObj(i -> {
             SimulatedStation s = stations.get(next.getAndIncrement() % stations.size());
-            return LocalPki.MESSAGES.authorization(s, ea.certificate, pki.aa, SimulatedStation.CAM_DENM, Protection.FULL, now);
+            return LocalPki.MESSAGES.authorization(s, ea.certificate, aaCertificate, SimulatedStation.CAM_DENM, Protection.FULL, now);
         }).toList();
     }
 
@@ -372,11 +445,12 @@ public final class AaThroughputBenchmark {
         long checkedRefusals = 0;
         DataEncryption encryption = new DataEncryption(RANDOM);
         for (Map.Entry<Integer, byte[]> answer : toCheck.entrySet()) {
-            var at = AuthorizationMessages.readResponse(answer.getValue(), requests.get(answer.getKey()).message(), pki.aa, encryption);
+            var at = AuthorizationMessages.readResponse(answer.getValue(), requests.get(answer.getKey()).message(), aaCertificate,
+                    encryption);
             if (!at.ok()) {
                 checkedRefusals++;
             } else {
-                CertificateChecks.checkIssuedBy(at.authorizationTicket().orElseThrow(), pki.aa, Instant.now());
+                CertificateChecks.checkIssuedBy(at.authorizationTicket().orElseThrow(), aaCertificate, Instant.now());
             }
         }
         double seconds = run.elapsed().toNanos() / 1e9;
@@ -532,10 +606,11 @@ public final class AaThroughputBenchmark {
 
     /** The ceiling's service: the AA core with the EA's part in process. */
     AuthorizationService ceilingService() throws Exception {
-        SoftwareKeyStore aaStore = SoftwareKeyStore.openOrCreate(pki.dir.resolve("aa.p12"), "keystore-password-for-tests".toCharArray());
+        SoftwareKeyStore aaStore = SoftwareKeyStore.openOrCreate(pki.dir.resolve(current.aaName() + ".p12"),
+                "keystore-password-for-tests".toCharArray());
         SoftwareKeyStore eaStore = SoftwareKeyStore.openOrCreate(ea.keystore, "keystore-password-for-tests".toCharArray());
         DataEncryption encryption = new DataEncryption(RANDOM);
-        AaIdentity aa = AaIdentity.of(pki.aa, new SoftwareSigner(aaStore.keyPair("aa-signing").orElseThrow(), RANDOM),
+        AaIdentity aa = AaIdentity.of(aaCertificate, new SoftwareSigner(aaStore.keyPair("aa-signing").orElseThrow(), RANDOM),
                 aaStore.keyPair("aa-encryption").orElseThrow());
         SoftwareSigner eaSigner = new SoftwareSigner(eaStore.keyPair("ea-signing").orElseThrow(), RANDOM);
         DecryptionIdentity eaIdentity = new DecryptionIdentity(eaStore.keyPair("ea-encryption").orElseThrow(),
@@ -547,7 +622,7 @@ public final class AaThroughputBenchmark {
         AuthorizationValidationClient inProcessEa = (uri, body) -> {
             DecryptedRequest request = DecryptedRequest.decrypt(body, eaIdentity, encryption);
             var received = AuthorizationValidationMessages.parseRequest(request,
-                    id -> id.equals(pki.aa.hashedId8()) ? Optional.of(pki.aa) : Optional.empty(), eaIdentity, encryption);
+                    id -> id.equals(aaCertificate.hashedId8()) ? Optional.of(aaCertificate) : Optional.empty(), eaIdentity, encryption);
             EtsiCertificate ec = decoding.certificate(ecs.get(received.ecSignature().signerDigest().orElseThrow()));
             received.ecSignature().requireSignedBy(ec);
             CertificateChecks.checkValidAt(ec, Instant.now());

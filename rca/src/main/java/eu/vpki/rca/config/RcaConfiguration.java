@@ -71,8 +71,9 @@ public class RcaConfiguration {
                   RcaStateStore store, Clock clock, SecureRandom random, AuditLog audit) {
         if (keys instanceof Pkcs11KeySource token) {
             // the key ceremony made the key and the certificate (docs/pki-bootstrap.md); nothing is generated here
-            return RootCertificateProvisioning.loadFromToken(token.signer(RootCertificateProvisioning.ROOT_KEY_ALIAS,
-                    "the root key label", null), p.dataDir());
+            // vpki.rca.curve has no say: the ceremony chose the key's curve, and the key must be on its certificate's
+            return RootCertificateProvisioning.loadFromToken(curve -> token.signer(RootCertificateProvisioning.ROOT_KEY_ALIAS,
+                    "the root key of the key ceremony (vpki.keystore.pkcs11.slot)", curve), p.dataDir());
         }
         return RootCertificateProvisioning.loadOrCreate(keyStore.getObject(), p.dataDir(), settings, store.load(), clock.instant(), random,
                 audit);

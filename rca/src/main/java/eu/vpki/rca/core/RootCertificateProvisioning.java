@@ -3,6 +3,7 @@ package eu.vpki.rca.core;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
+import eu.vpki.common.etsi.crypto.EtsiCurve;
 import eu.vpki.common.etsi.crypto.EtsiKeyPair;
 import eu.vpki.common.etsi.crypto.EtsiSigner;
 import eu.vpki.common.etsi.crypto.SoftwareKeyStore;
@@ -22,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.function.Function;
 
 /**
  * First start of a Root CA and every start after: the root key lives in the key store under
@@ -83,18 +85,22 @@ public final class RootCertificateProvisioning {
     /**
      * The Root CA whose key is in a token (issue #36): the key ceremony generated it and wrote the
      * self-signed certificate, which must be in {@code dataDir} as {@value #CERTIFICATE_FILE}; nothing is
-     * created at start-up.
+     * created at start-up. The token's key is looked up only once the certificate is read, so that a key on
+     * another curve than the certificate's is named as such (as for the EA's and AA's keys).
      *
-     * @param signer the token's signer of the key labelled {@value #ROOT_KEY_ALIAS}
+     * @param signerFor the token's signer of the key labelled {@value #ROOT_KEY_ALIAS}, given the curve the
+     *                  certificate is on (it fails with {@link ErrorCode#KEY_STORE_FAILURE} when the key is missing or on
+     *                  another curve)
      * @throws PkiException {@link ErrorCode#KEY_STORE_FAILURE} when the certificate is missing or carries another key
      */
-    public static RootCa loadFromToken(EtsiSigner signer, Path dataDir) {
+    public static RootCa loadFromToken(Function<EtsiCurve, EtsiSigner> signerFor, Path dataDir) {
         Path certFile = dataDir.resolve(CERTIFICATE_FILE);
         if (!Files.exists(certFile)) {
             throw new PkiException(ErrorCode.KEY_STORE_FAILURE, "the root key is in a token but " + certFile
                     + " is missing: copy the root certificate the key ceremony made there (docs/pki-bootstrap.md)");
         }
         EtsiCertificate cert = read(certFile);
+        EtsiSigner signer = signerFor.apply(cert.verificationKey().curve());
         if (!cert.verificationKey().equals(signer.publicKey())) {
             throw new PkiException(ErrorCode.KEY_STORE_FAILURE, "root certificate " + cert + " in " + certFile
                     + " does not carry the token's key '" + ROOT_KEY_ALIAS + "'");

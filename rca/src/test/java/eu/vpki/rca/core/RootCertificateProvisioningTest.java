@@ -70,7 +70,7 @@ class RootCertificateProvisioningTest {
         // the signer stands for the token's (issue #36): only the certificate checks are under test here
         var tokenKey = eu.vpki.common.etsi.crypto.EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, new SecureRandom());
         var signer = new eu.vpki.common.etsi.crypto.SoftwareSigner(tokenKey, new SecureRandom());
-        assertThatThrownBy(() -> RootCertificateProvisioning.loadFromToken(signer, dir))
+        assertThatThrownBy(() -> RootCertificateProvisioning.loadFromToken(curve -> signer, dir))
                 .isInstanceOfSatisfying(PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.KEY_STORE_FAILURE))
                 .hasMessageContaining("is missing").hasMessageContaining("key ceremony");
 
@@ -79,11 +79,17 @@ class RootCertificateProvisioningTest {
                 null,
                 eu.vpki.common.etsi.ts103097.CertificateProfiles.defaultAuthorizationTicketRanges(), null), signer);
         Files.write(dir.resolve(RootCertificateProvisioning.CERTIFICATE_FILE), root.encoded());
-        assertThat(RootCertificateProvisioning.loadFromToken(signer, dir).certificate()).isEqualTo(root);
+        // the token is asked for the key on the certificate's curve
+        var asked = new java.util.ArrayList<EtsiCurve>();
+        assertThat(RootCertificateProvisioning.loadFromToken(curve -> {
+            asked.add(curve);
+            return signer;
+        }, dir).certificate()).isEqualTo(root);
+        assertThat(asked).containsExactly(EtsiCurve.BRAINPOOL_P256R1);
 
         var other = new eu.vpki.common.etsi.crypto.SoftwareSigner(
                 eu.vpki.common.etsi.crypto.EtsiKeyPair.generate(EtsiCurve.BRAINPOOL_P256R1, new SecureRandom()), new SecureRandom());
-        assertThatThrownBy(() -> RootCertificateProvisioning.loadFromToken(other, dir))
+        assertThatThrownBy(() -> RootCertificateProvisioning.loadFromToken(curve -> other, dir))
                 .isInstanceOfSatisfying(PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.KEY_STORE_FAILURE))
                 .hasMessageContaining("does not carry the token's key");
     }

@@ -29,7 +29,7 @@ public final class Checks {
 
     public static List<Check> all() {
         return List.of(new RegionsCheck(), new IngressCheck(), new SecretsCheck(), new ConsistencyCheck(), new ManagementPortCheck(),
-                new ListenerTlsCheck());
+                new ListenerTlsCheck(), new CloudHsmCheck());
     }
 
     public static List<Violation> runAll(Deployment deployment) {
