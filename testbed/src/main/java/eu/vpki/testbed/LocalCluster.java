@@ -444,11 +444,14 @@ public final class LocalCluster implements AutoCloseable {
         return p;
     }
 
-    /** A replica's redis-server with an append-only file: on loopback on a free port, on its own host on a fixed one. */
+    /**
+     * A replica's redis-server with an append-only file and the spec's {@code maxmemory} (noeviction): on loopback on a
+     * free port, on its own host on a fixed one.
+     */
     private RedisServer startRedis(Path binary, Host host, int member, Path dataDir) {
         boolean loopback = host.launchPrefix().isEmpty() && host.address().equals(LoopbackNetwork.ADDRESS);
         return RedisServer.start(binary, new RedisServer.Options(loopback ? 0 : spec.redisPort(member), dataDir, true,
-                spec.appendFsync(), host.address(), host.launchPrefix(), redisPassword));
+                spec.appendFsync(), host.address(), host.launchPrefix(), redisPassword, spec.redisMaxMemory()));
     }
 
     private ServiceProcess addReplica(String name, ReplicaNode.Kind kind, Host host, URI url, Path redisBinary, RedisServer redis,
