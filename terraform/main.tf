@@ -85,10 +85,11 @@ module "region" {
   ea_private_ips       = local.layout[each.key].ea_ips
   operator_private_ips = local.layout[each.key].operator_ips
 
-  aa_min_size    = each.value.aa_min
-  aa_max_size    = each.value.aa_max
-  aa_target_cpu  = var.aa_target_cpu
-  instance_types = var.instance_types
+  aa_min_size             = each.value.aa_min
+  aa_max_size             = each.value.aa_max
+  aa_target_cpu           = var.aa_target_cpu
+  redis_maxmemory_percent = var.redis_maxmemory_percent
+  instance_types          = var.instance_types
 
   replication_order            = var.replication_order
   replication_propagation      = var.replication_propagation

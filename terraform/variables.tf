@@ -90,6 +90,17 @@ variable "aa_target_cpu" {
   }
 }
 
+variable "redis_maxmemory_percent" {
+  description = "Share (percent) of a replica host's memory its Redis may use (maxmemory, with maxmemory-policy noeviction: at the limit writes are refused, nothing is evicted). The rest is for the replica JVM (MaxRAMPercentage=25 in deploy/systemd), the AOF rewrite's copy-on-write and the system; docs/deployment.md, \"Sizing memory\"."
+  type        = number
+  default     = 50
+
+  validation {
+    condition     = var.redis_maxmemory_percent >= 10 && var.redis_maxmemory_percent <= 70
+    error_message = "redis_maxmemory_percent must be between 10 and 70."
+  }
+}
+
 variable "instance_types" {
   description = "EC2 instance type per service. The defaults follow the paper's 2-vCPU AA; all must be Nitro types (data volumes are found by their NVMe serial)."
   type = object({

@@ -45,6 +45,7 @@ locals {
   redis_setup = var.redis ? templatefile("${path.module}/templates/redis.sh.tftpl", {
     region             = var.region
     password_secret_id = var.secret_files["VPKI_REDIS_PASSWORD_FILE"].secret_id
+    maxmemory_percent  = var.redis_maxmemory_percent
   }) : ""
 
   # With CloudHSM: its PKCS#11 library, configured for the cluster (the service's VPKI_KEYSTORE_PKCS11_LIBRARY).

@@ -62,6 +62,17 @@ variable "redis" {
   default     = false
 }
 
+variable "redis_maxmemory_percent" {
+  description = "With redis: the share (percent) of the host's memory Redis may use, computed at boot from /proc/meminfo (maxmemory, with maxmemory-policy noeviction)."
+  type        = number
+  default     = 50
+
+  validation {
+    condition     = var.redis_maxmemory_percent >= 10 && var.redis_maxmemory_percent <= 70
+    error_message = "redis_maxmemory_percent must be between 10 and 70."
+  }
+}
+
 variable "data_volume_id" {
   description = "EBS volume mounted at /var/lib/vpki (service working directory and Redis data), or null for stateless hosts."
   type        = string

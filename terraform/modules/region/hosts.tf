@@ -126,11 +126,12 @@ module "ea_host" {
   secret_files = merge(local.replica_services.ea.secret_files, local.replication_secret_files, {
     VPKI_REPLICATION_TLS_KEY_STORE = { secret_id = var.secrets["replication_keystore_${var.region}.${each.key}"].name, base64 = true }
   })
-  trusts_rca      = local.replica_services.ea.trusts_rca
-  own_certificate = true
-  redis           = true
-  data_volume_id  = aws_ebs_volume.replica[each.key].id
-  cloudhsm        = local.cloudhsm_client
+  trusts_rca              = local.replica_services.ea.trusts_rca
+  own_certificate         = true
+  redis                   = true
+  redis_maxmemory_percent = var.redis_maxmemory_percent
+  data_volume_id          = aws_ebs_volume.replica[each.key].id
+  cloudhsm                = local.cloudhsm_client
 }
 
 module "operator_host" {
@@ -147,9 +148,10 @@ module "operator_host" {
   secret_files = merge(local.replica_services.operator.secret_files, local.replication_secret_files, {
     VPKI_REPLICATION_TLS_KEY_STORE = { secret_id = var.secrets["replication_keystore_${var.region}.${each.key}"].name, base64 = true }
   })
-  trusts_rca     = local.replica_services.operator.trusts_rca
-  redis          = true
-  data_volume_id = aws_ebs_volume.replica[each.key].id
+  trusts_rca              = local.replica_services.operator.trusts_rca
+  redis                   = true
+  redis_maxmemory_percent = var.redis_maxmemory_percent
+  data_volume_id          = aws_ebs_volume.replica[each.key].id
 }
 
 resource "aws_instance" "replica" {

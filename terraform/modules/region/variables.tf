@@ -58,6 +58,11 @@ variable "aa_max_size" {
   type        = number
 }
 
+variable "redis_maxmemory_percent" {
+  description = "Share (percent) of a replica host's memory its Redis may use (maxmemory, noeviction)."
+  type        = number
+}
+
 variable "aa_target_cpu" {
   description = "Target average CPU utilisation (percent) of the AA group."
   type        = number

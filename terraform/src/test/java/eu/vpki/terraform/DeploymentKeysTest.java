@@ -223,6 +223,9 @@ class DeploymentKeysTest {
                 .map(p -> p[1]).toList();
     }
 
+    /** The services whose hosts run their own Redis. */
+    static final Set<String> REPLICAS = Set.of("ea", "operator");
+
     /** Every way the deployments disagree, as sentences; none when they agree. */
     static List<String> disagreements(Map<String, Set<String>> documented, Map<String, Set<String>> compose,
                                       Map<String, Set<String>> terraform, Map<String, Set<String>> units) {
@@ -242,7 +245,9 @@ class DeploymentKeysTest {
             Set<String> unit = units.getOrDefault(service, Set.of());
             for (String line : List.of("EnvironmentFile=/etc/vpki/" + service + ".env", "RuntimeDirectory=vpki-" + service,
                     "ExecStartPre=+/opt/vpki/fetch-secrets %t/vpki-" + service,
-                    "ExecStart=/usr/bin/java -XX:+UseParallelGC -XX:MaxRAMPercentage=75 -jar /opt/vpki/vpki-" + service + ".jar",
+                    // a replica shares its host with its own Redis (half the memory, maxmemory): a quarter for the heap
+                    "ExecStart=/usr/bin/java -XX:+UseParallelGC -XX:MaxRAMPercentage=" + (REPLICAS.contains(service) ? 25 : 75)
+                            + " -jar /opt/vpki/vpki-" + service + ".jar",
                     "CPUSchedulingPolicy=batch")) {
                 if (!unit.contains(line)) {
                     out.add("unit " + service + ": missing " + line);

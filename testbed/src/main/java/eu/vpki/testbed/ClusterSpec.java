@@ -23,11 +23,23 @@ import java.util.Set;
  * @param faketime         libfaketime ({@code libfaketimeMT.so.1} of Debian's {@code faketime}) preloaded into every
  *                         replica JVM, each reading its clock offset from its own file ({@link ReplicaNode#setClockOffset}),
  *                         so that a fault harness can set one replica's clock ahead, behind or step it; null: real clocks
+ * @param redisMaxMemory   {@code maxmemory} of every replica's redis-server, in bytes (with {@code maxmemory-policy
+ *                         noeviction}); {@link #DEFAULT_REDIS_MAX_MEMORY} unless given
  */
 public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int operatorReplicas, int aas, String order,
                           String propagation, int basePort, int jgroupsBasePort, String authorityCurve, String appendFsync,
-                          Duration failureDetection, boolean etsiTls, Path faketime) {
+                          Duration failureDetection, boolean etsiTls, Path faketime, long redisMaxMemory) {
+    /**
+     * 3 GiB per replica's Redis: at the measured 1,023 bytes per registered station and 2.1 KB per enrolled one
+     * (docs/deployment.md, "Sizing"), about 1,400,000 enrolled stations, the issue-38 scale run's million with room for
+     * the command logs; four replicas' limits together take half of a 24 GB machine.
+     */
+    public static final long DEFAULT_REDIS_MAX_MEMORY = 3L << 30;
+
     public ClusterSpec {
+        if (redisMaxMemory < 1L << 20) {
+            throw new IllegalArgumentException("a replica's Redis needs a maxmemory of at least 1 MiB, not " + redisMaxMemory + " bytes");
+        }
         if (eaReplicas < 1 || operatorReplicas < 1 || aas < 1) {
             throw new IllegalArgumentException("a cluster needs at least one EA replica, one Operator and one AA");
         }
@@ -51,7 +63,7 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
                        String propagation, int basePort, int jgroupsBasePort, String authorityCurve, String appendFsync,
                        Duration failureDetection, boolean etsiTls) {
         this(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort, jgroupsBasePort, authorityCurve,
-                appendFsync, failureDetection, etsiTls, null);
+                appendFsync, failureDetection, etsiTls, null, DEFAULT_REDIS_MAX_MEMORY);
     }
 
     /** The ETSI endpoints on plain HTTP. */
@@ -72,19 +84,46 @@ public record ClusterSpec(Path projectDir, Path workDir, int eaReplicas, int ope
     /** The same cluster in another consistency mode and work directory. */
     public ClusterSpec withMode(String newOrder, String newPropagation, Path newWorkDir) {
         return new ClusterSpec(projectDir, newWorkDir, eaReplicas, operatorReplicas, aas, newOrder, newPropagation, basePort,
-                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls, faketime);
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls, faketime, redisMaxMemory);
     }
 
     /** The same cluster with its ETSI endpoints on https only ({@code true}) or plain HTTP. */
     public ClusterSpec withEtsiTls(boolean tls) {
         return new ClusterSpec(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort,
-                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, tls, faketime);
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, tls, faketime, redisMaxMemory);
     }
 
     /** The same cluster with libfaketime preloaded into every replica JVM ({@code library}), or real clocks (null). */
     public ClusterSpec withFaketime(Path library) {
         return new ClusterSpec(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort,
-                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls, library);
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls, library, redisMaxMemory);
+    }
+
+    /** The same cluster with every replica's Redis limited to {@code bytes} ({@code maxmemory}). */
+    public ClusterSpec withRedisMaxMemory(long bytes) {
+        return new ClusterSpec(projectDir, workDir, eaReplicas, operatorReplicas, aas, order, propagation, basePort,
+                jgroupsBasePort, authorityCurve, appendFsync, failureDetection, etsiTls, faketime, bytes);
+    }
+
+    /**
+     * A size as Redis writes it: a number of bytes, or with {@code kb}, {@code mb}, {@code gb} (powers of 1024, as
+     * Redis reads them; case ignored).
+     *
+     * @throws IllegalArgumentException if it is not one
+     */
+    public static long parseBytes(String size) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,15})\\s*(b|kb|mb|gb)?")
+                .matcher(size.strip().toLowerCase(java.util.Locale.ROOT));
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a size: '" + size + "' (bytes, or a number with kb, mb or gb)");
+        }
+        int shift = switch (m.group(2) == null ? "b" : m.group(2)) {
+            case "kb" -> 10;
+            case "mb" -> 20;
+            case "gb" -> 30;
+            default -> 0;
+        };
+        return Long.parseLong(m.group(1)) << shift;
     }
 
     /** A service's management (actuator: health, metrics) port is its public port + this. */

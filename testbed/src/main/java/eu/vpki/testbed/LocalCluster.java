@@ -94,6 +94,8 @@ public final class LocalCluster implements AutoCloseable {
     private ReplicationTls replicationTls;
     /** Whether the first JVM of each jar records its class-data archive (only {@link #recordArchives}). */
     private final boolean recordArchives;
+    /** Whether a PKI the work directory holds is started again with its state ({@link #restart}) instead of deleted. */
+    private final boolean keepState;
     private final java.util.Set<Path> archiveRecorders = new java.util.HashSet<>();
     private final List<ServiceProcess> recorders = new ArrayList<>();
 
@@ -106,11 +108,12 @@ public final class LocalCluster implements AutoCloseable {
                             String operatorId, String operatorToken, Path logDir, Path tlsCa) {
     }
 
-    private LocalCluster(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives) {
+    private LocalCluster(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives, boolean keepState) {
         this.spec = spec;
         this.network = network;
         this.routes = routes;
         this.recordArchives = recordArchives;
+        this.keepState = keepState;
     }
 
     /**
@@ -160,12 +163,40 @@ public final class LocalCluster implements AutoCloseable {
     /** As {@link #start(ClusterSpec, HostNetwork, java.util.function.Consumer)}, the AAs reaching the EA through {@code routes}. */
     public static LocalCluster start(ClusterSpec spec, HostNetwork network, Routes routes, java.util.function.Consumer<String> log) {
         ClusterStateFile.refuseIfRunning(spec.workDir());
-        return boot(spec, network, routes, false, log);
+        return boot(spec, network, routes, false, false, log);
+    }
+
+    /**
+     * Starts the PKI the work directory holds ({@link #holdsPki}) again with its state: the same secrets, RCA key and
+     * state, EA and AA keys and certificates (not certified again), the DC's files and every replica's Redis data (its
+     * append-only file, reloaded); the run's TLS CA and the replication channel's certificates are made anew for the
+     * start, as on every start. A work directory without a complete PKI is cleared and a new PKI started, as
+     * {@link #start} does. Start it with the shape it was first started with (replica counts): a replica the first start
+     * did not have joins empty and fetches the state.
+     */
+    public static LocalCluster restart(ClusterSpec spec, HostNetwork network, java.util.function.Consumer<String> log) {
+        ClusterStateFile.refuseIfRunning(spec.workDir());
+        return boot(spec, network, Routes.DIRECT, false, true, log);
+    }
+
+    /**
+     * Whether {@code workDir} holds a PKI a launcher started and {@link #restart} can start again: its secrets, the RCA's
+     * key store and certificate, the EA's and the AA's key stores and certificates.
+     */
+    public static boolean holdsPki(Path workDir) {
+        Path work = workDir.toAbsolutePath();
+        return java.util.stream.Stream.of("secrets/keystore-password", "secrets/redis-password", "rca/rca.p12", "rca.cert",
+                "ea/ea.p12", "ea/ea.cert", "aa/aa.p12", "aa/aa.cert").allMatch(f -> Files.isRegularFile(work.resolve(f)));
     }
 
     static LocalCluster boot(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives,
                              java.util.function.Consumer<String> log) {
-        LocalCluster c = new LocalCluster(spec, network, routes, recordArchives);
+        return boot(spec, network, routes, recordArchives, false, log);
+    }
+
+    private static LocalCluster boot(ClusterSpec spec, HostNetwork network, Routes routes, boolean recordArchives, boolean keepState,
+                                     java.util.function.Consumer<String> log) {
+        LocalCluster c = new LocalCluster(spec, network, routes, recordArchives, keepState);
         try {
             c.boot(log);
             return c;
@@ -257,8 +288,19 @@ public final class LocalCluster implements AutoCloseable {
         Path work = spec.workDir().toAbsolutePath();
         Path logs = work.resolve("logs");
         Path secrets = work.resolve("secrets");
+        boolean again = keepState && holdsPki(work);
+        if (keepState) {
+            log.accept(again
+                    ? "starting the PKI in " + work + " again with its state (keys, certificates, Redis data)"
+                    : "no complete PKI in " + work + ": starting a new one");
+        }
         try {
-            AppCdsArchive.deleteRecursively(work);
+            if (again) {
+                // only the services' temporary files go; keys, state, Redis data, logs and audit logs stay
+                AppCdsArchive.deleteRecursively(work.resolve("tmp"));
+            } else {
+                AppCdsArchive.deleteRecursively(work);
+            }
             Files.createDirectories(logs);
             Files.createDirectories(secrets);
             // tokens and passwords: readable by this user only
@@ -326,18 +368,25 @@ public final class LocalCluster implements AutoCloseable {
         List<URI> eaUrls = IntStream.range(0, spec.eaReplicas()).mapToObj(i -> etsiUrl(eaHosts.get(i), spec.eaPort(i))).toList();
         // (EA and AA side by side: writing a PKCS#12 store is seconds of key derivation in this fresh JVM)
         Path eaStore = work.resolve("ea/ea.p12");
-        CompletableFuture<EtsiCertificate> eaCertifying = CompletableFuture.supplyAsync(() -> certify(rcaUrl, adminToken, "EA",
-                "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
-                Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint",
-                        routes.aaToEa(eaUrls.get(0)) + "/ea/authorization-validation")));
+        Path eaCertFile = work.resolve("ea/ea.cert");
+        Path aaCertFile = work.resolve("aa/aa.cert");
+        CompletableFuture<EtsiCertificate> eaCertifying = again
+                ? CompletableFuture.completedFuture(readCertificate(eaCertFile))
+                : CompletableFuture.supplyAsync(() -> certify(rcaUrl, adminToken, "EA",
+                        "vpki local EA", eaStore, keystorePassword, "ea-signing", "ea-encryption",
+                        Map.of("itsAccessPoint", eaUrls.get(0) + "/ea/enrolment", "aaAccessPoint",
+                                routes.aaToEa(eaUrls.get(0)) + "/ea/authorization-validation")));
         List<URI> aaUrls = IntStream.range(0, spec.aas()).mapToObj(i -> etsiUrl(aaHosts.get(i), spec.aaPort(i))).toList();
         Path aaStore = work.resolve("aa/aa.p12");
-        EtsiCertificate aaCert = certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore, keystorePassword, "aa-signing",
-                "aa-encryption",
-                Map.of("accessPoint", aaUrls.get(0) + "/aa/authorization"));
+        EtsiCertificate aaCert = again
+                ? readCertificate(aaCertFile)
+                : certify(rcaUrl, adminToken, "AA", "vpki local AA", aaStore,
+                        keystorePassword, "aa-signing",
+                        "aa-encryption",
+                        Map.of("accessPoint", aaUrls.get(0) + "/aa/authorization"));
         EtsiCertificate eaCert = joinUnwrapped(eaCertifying);
-        Path eaCertFile = write(work.resolve("ea/ea.cert"), eaCert.encoded());
-        Path aaCertFile = write(work.resolve("aa/aa.cert"), aaCert.encoded());
+        write(eaCertFile, eaCert.encoded());
+        write(aaCertFile, aaCert.encoded());
 
         // the replication group: EA replicas then Operators, each with its own Redis
         Path redisBinary = RedisServerBinary.locate();
@@ -444,11 +493,14 @@ public final class LocalCluster implements AutoCloseable {
         return p;
     }
 
-    /** A replica's redis-server with an append-only file: on loopback on a free port, on its own host on a fixed one. */
+    /**
+     * A replica's redis-server with an append-only file and the spec's {@code maxmemory} (noeviction): on loopback on a
+     * free port, on its own host on a fixed one.
+     */
     private RedisServer startRedis(Path binary, Host host, int member, Path dataDir) {
         boolean loopback = host.launchPrefix().isEmpty() && host.address().equals(LoopbackNetwork.ADDRESS);
         return RedisServer.start(binary, new RedisServer.Options(loopback ? 0 : spec.redisPort(member), dataDir, true,
-                spec.appendFsync(), host.address(), host.launchPrefix(), redisPassword));
+                spec.appendFsync(), host.address(), host.launchPrefix(), redisPassword, spec.redisMaxMemory()));
     }
 
     private ServiceProcess addReplica(String name, ReplicaNode.Kind kind, Host host, URI url, Path redisBinary, RedisServer redis,
@@ -662,6 +714,15 @@ public final class LocalCluster implements AutoCloseable {
     private static String read(Path p) {
         try {
             return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An EA or AA certificate an earlier start had the RCA issue ({@link #restart}). */
+    private static EtsiCertificate readCertificate(Path file) {
+        try {
+            return EtsiCertificate.decode(Files.readAllBytes(file));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -154,6 +154,13 @@ public enum ErrorCode {
                                     "the write could not be replicated (no majority or outcome unknown), "
                                             + "or this replica is out of service (minority, catching up, failed)",
                                     Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
+    /**
+     * This replica's Redis is at (or within a few per cent of) its {@code maxmemory}: the write is refused before it is
+     * sent, so nothing was written anywhere; reads still answer. An operator raises {@code maxmemory} or the host's
+     * memory (docs/deployment.md, "Sizing").
+     */
+    STORAGE_FULL(704, "this replica's Redis is at its memory limit (maxmemory): writes are refused, nothing was written",
+            Enrolment.DENIEDREQUEST, Authorization.ITS_AA_DENIEDPERMISSIONS, Validation.DENIEDREQUEST),
 
     // 71x: failures of the replication library (eu.vpki.common.replication.ReplicationException), numbered
     // 710 + the number they had as ReplicationException.Code (1-6) before it was folded in here. A service
@@ -207,7 +214,9 @@ public enum ErrorCode {
      */
     public boolean serverSide() {
         return switch (this) {
-            case KEY_STORE_FAILURE, INTERNAL_ERROR, UNAVAILABLE, EA_UNREACHABLE, VERSION_NOT_YET_APPLIED, REPLICATION_UNAVAILABLE -> true;
+            case KEY_STORE_FAILURE, INTERNAL_ERROR, UNAVAILABLE, EA_UNREACHABLE, VERSION_NOT_YET_APPLIED, REPLICATION_UNAVAILABLE,
+                    STORAGE_FULL ->
+                true;
             default -> replication();
         };
     }

@@ -46,10 +46,16 @@ public final class RedisServer implements AutoCloseable {
      * @param password     {@code null}, or the password clients must AUTH with ({@code requirepass}, written to a
      *                     configuration file of mode 0600 in the data directory, never on the command line), with
      *                     protected mode on
+     * @param maxMemory    {@code maxmemory} in bytes, 0 for none; the server always runs with {@code maxmemory-policy
+     *                     noeviction}: at the limit it refuses writes ({@code OOM command not allowed}) and never drops a
+     *                     key of the replicated state
      */
     public record Options(int port, Path dataDir, boolean appendOnly, String appendFsync, String bindAddress,
-                          List<String> launchPrefix, String password) {
+                          List<String> launchPrefix, String password, long maxMemory) {
         public Options {
+            if (maxMemory < 0) {
+                throw new IllegalArgumentException("maxmemory is 0 (none) or a number of bytes, not " + maxMemory);
+            }
             if (password != null && (password.isEmpty() || password.chars().anyMatch(c -> c <= ' ' || c == '"' || c == '\\'))) {
                 throw new IllegalArgumentException("a redis password is non-empty printable ASCII without spaces, quotes or backslashes");
             }
@@ -60,6 +66,12 @@ public final class RedisServer implements AutoCloseable {
             if (port == 0 && (!launchPrefix.isEmpty() || !LOOPBACK.equals(bindAddress))) {
                 throw new IllegalArgumentException("a free port is only probed on loopback without a launch prefix: give a port");
             }
+        }
+
+        /** Without a memory limit. */
+        public Options(int port, Path dataDir, boolean appendOnly, String appendFsync, String bindAddress, List<String> launchPrefix,
+                       String password) {
+            this(port, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, password, 0);
         }
 
         /** Without a password. */
@@ -78,12 +90,17 @@ public final class RedisServer implements AutoCloseable {
 
         /** The same options on a fixed port (to restart a server where it was). */
         public Options onPort(int fixedPort) {
-            return new Options(fixedPort, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, password);
+            return new Options(fixedPort, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, password, maxMemory);
         }
 
         /** The same options, clients having to AUTH with {@code password}. */
         public Options withPassword(String password) {
-            return new Options(port, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, password);
+            return new Options(port, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, password, maxMemory);
+        }
+
+        /** The same options with {@code maxmemory} {@code bytes} (0: none). */
+        public Options withMaxMemory(long bytes) {
+            return new Options(port, dataDir, appendOnly, appendFsync, bindAddress, launchPrefix, password, bytes);
         }
     }
 
@@ -138,7 +155,8 @@ public final class RedisServer implements AutoCloseable {
                 command.addAll(List.of("--protected-mode", "no"));
             }
             command.addAll(List.of("--port", Integer.toString(port), "--bind", options.bindAddress(),
-                    "--save", "", "--daemonize", "no", "--dir", directory.toString()));
+                    "--save", "", "--daemonize", "no", "--dir", directory.toString(),
+                    "--maxmemory", Long.toString(options.maxMemory()), "--maxmemory-policy", "noeviction"));
             command.addAll(options.appendOnly()
                     ? List.of("--appendonly", "yes", "--appendfsync", options.appendFsync())
                     : List.of("--appendonly", "no"));

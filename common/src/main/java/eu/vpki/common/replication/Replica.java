@@ -1,6 +1,7 @@
 package eu.vpki.common.replication;
 
 import eu.vpki.common.error.ErrorCode;
+import eu.vpki.common.error.PkiException;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
@@ -51,6 +52,13 @@ public final class Replica implements AutoCloseable {
     private static final Duration RECOVERY_INTERVAL = Duration.ofSeconds(1);
     /** How often the control thread reads its Redis's figures for the snapshot and the gauges ({@link #snapshot()}). */
     private static final Duration FIGURES_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * The share of its Redis's {@code maxmemory} above which this replica refuses new writes of its own
+     * ({@link ErrorCode#STORAGE_FULL}, nothing sent). The rest is headroom for what is already under way: the commands
+     * of other origins, which every replica must apply, and the writes accepted between two reads of the figures (one a
+     * second). At the limit itself Redis refuses the apply ({@code OOM command not allowed}) and the replica fails.
+     */
+    static final double WRITE_LIMIT = 0.95;
 
     private enum Lifecycle { NEW, CONNECTED, FAILED, CLOSED }
 
@@ -233,7 +241,9 @@ public final class Replica implements AutoCloseable {
      * sender at a time per replica), applied by every replica. Completes with the acknowledgement (SYNC:
      * a majority of the expected members applied it; ASYNC: this replica applied it) or exceptionally with
      * a {@link ReplicationException}, on this replica's completion thread, so continuations attached to
-     * it never run on a JGroups or applier thread. Refused, with nothing sent, unless the replica serves.
+     * it never run on a JGroups or applier thread. Refused, with nothing sent, unless the replica serves, and
+     * with a {@link PkiException} {@link ErrorCode#STORAGE_FULL} while its Redis uses more than {@link #WRITE_LIMIT}
+     * of its {@code maxmemory}.
      *
      * @throws IllegalArgumentException if there are no operations or a key is outside the keyspace
      */
@@ -271,6 +281,11 @@ public final class Replica implements AutoCloseable {
         ReplicationException refusal = refusal();
         if (refusal != null || current == null) {
             result.completeExceptionally(refusal != null ? refusal : notConnected());
+            return result;
+        }
+        String full = memoryFull();
+        if (full != null) {
+            result.completeExceptionally(new PkiException(ErrorCode.STORAGE_FULL, "replica " + config.replicaId() + ": " + full));
             return result;
         }
         long startedMillis = clock.millis();
@@ -381,7 +396,23 @@ public final class Replica implements AutoCloseable {
         }
         long missing = current.antiEntropy().missing();
         ServingGate.Verdict verdict = current.antiEntropy().gate().verdict(now, view, gaps);
-        return new ReplicaStatus(verdict.state(), config.replicaId(), origin, view, expected, missing, held, verdict.detail());
+        String full = verdict.state() == ReplicaStatus.State.SERVING ? memoryFull() : null;
+        return new ReplicaStatus(verdict.state(), config.replicaId(), origin, view, expected, missing, held,
+                full == null ? verdict.detail() : "serving reads; writes refused: " + full);
+    }
+
+    /**
+     * Why this replica refuses writes for lack of memory: its Redis uses more than {@link #WRITE_LIMIT} of its
+     * {@code maxmemory} as last read (at most a second or so before); null when it does not, has no limit, or the
+     * figures are unknown.
+     */
+    private String memoryFull() {
+        ReplicationSnapshot.RedisMemory memory = redisMemory();
+        if (memory == null || memory.maxBytes() <= 0 || memory.usedBytes() < WRITE_LIMIT * memory.maxBytes()) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "its Redis uses %,d of its maxmemory %,d bytes (%.1f %%, writes stop at %.0f %%)",
+                memory.usedBytes(), memory.maxBytes(), 100.0 * memory.usedBytes() / memory.maxBytes(), 100 * WRITE_LIMIT);
     }
 
     /**

@@ -282,6 +282,9 @@ public final class EnrolmentService {
             return replica.submitAndWait(FleetCommands.enrolled(issued, superseded), settings.replicationTimeout());
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof PkiException refused && refused.code() == ErrorCode.STORAGE_FULL) {
+                throw refused; // nothing was sent: this replica's Redis is at its memory limit
+            }
             throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "EC " + issued.id() + " not replicated: " + cause, cause);
         } catch (TimeoutException e) {
             throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "EC " + issued.id() + " not replicated within "

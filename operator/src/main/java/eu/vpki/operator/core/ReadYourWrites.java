@@ -35,6 +35,9 @@ public final class ReadYourWrites {
             Acknowledgement ack = replica.submitAndWait(command, settings.replicationTimeout());
             return ack.token().toString();
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof PkiException refused && refused.code() == ErrorCode.STORAGE_FULL) {
+                throw refused; // nothing was sent: this replica's Redis is at its memory limit
+            }
             throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "write not replicated: " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
             throw new PkiException(ErrorCode.REPLICATION_UNAVAILABLE, "write not replicated within " + settings.replicationTimeout(), e);

@@ -57,7 +57,8 @@ public class StationController {
     @ApiResponse(responseCode = "201", description = "All stations registered", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
     @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.INVALID_KEY, ErrorCode.WRONG_CURVE, ErrorCode.UNSUPPORTED_ALGORITHM,
             ErrorCode.UNKNOWN_PSID, ErrorCode.VALIDITY_NOT_ALLOWED, ErrorCode.DUPLICATE_ID, ErrorCode.OVERSIZE_INPUT,
-            ErrorCode.REPLICATION_UNAVAILABLE})
+            ErrorCode.REPLICATION_UNAVAILABLE,
+            ErrorCode.STORAGE_FULL})
     public ResponseEntity<Inputs.WriteResult> register(Principal operator,
                                                        @RequestBody Inputs.Batch batch) {
         return written(HttpStatus.CREATED, registration.register(operator.getName(), batch));
@@ -86,7 +87,8 @@ public class StationController {
     @Operation(summary = "Replace the station's permitted application permissions")
     @ApiResponse(responseCode = "200", description = "Permissions replaced", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
     @ProblemResponses({ErrorCode.INVALID_ARGUMENT, ErrorCode.UNKNOWN_PSID, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION,
-            ErrorCode.REPLICATION_UNAVAILABLE})
+            ErrorCode.REPLICATION_UNAVAILABLE,
+            ErrorCode.STORAGE_FULL})
     public ResponseEntity<Inputs.WriteResult> permissions(Principal operator,
                                                           @PathVariable("id") String id, @RequestBody Inputs.PermissionChange change) {
         return written(HttpStatus.OK, administration.changePermissions(operator.getName(), id, change));
@@ -95,7 +97,8 @@ public class StationController {
     @PostMapping("/stations/{id}/suspend")
     @Operation(summary = "Suspend an active station: its ECs stop validating and it cannot enrol")
     @ApiResponse(responseCode = "200", description = "Station suspended", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
-    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
+    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE,
+            ErrorCode.STORAGE_FULL})
     public ResponseEntity<Inputs.WriteResult> suspend(Principal operator,
                                                       @PathVariable("id") String id) {
         return written(HttpStatus.OK, administration.changeStatus(operator.getName(), id, StationStatus.SUSPENDED));
@@ -104,7 +107,8 @@ public class StationController {
     @PostMapping("/stations/{id}/reactivate")
     @Operation(summary = "Reactivate a suspended station")
     @ApiResponse(responseCode = "200", description = "Station active again", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
-    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
+    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE,
+            ErrorCode.STORAGE_FULL})
     public ResponseEntity<Inputs.WriteResult> reactivate(Principal operator,
                                                          @PathVariable("id") String id) {
         return written(HttpStatus.OK, administration.changeStatus(operator.getName(), id, StationStatus.ACTIVE));
@@ -113,7 +117,8 @@ public class StationController {
     @PostMapping("/stations/{id}/revoke")
     @Operation(summary = "Revoke a station for good")
     @ApiResponse(responseCode = "200", description = "Station revoked", headers = @Header(name = VERSION_HEADER, description = WRITTEN, schema = @Schema(type = "string", example = "42@op-1")))
-    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE})
+    @ProblemResponses({ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE_TRANSITION, ErrorCode.REPLICATION_UNAVAILABLE,
+            ErrorCode.STORAGE_FULL})
     public ResponseEntity<Inputs.WriteResult> revoke(Principal operator,
                                                      @PathVariable("id") String id) {
         return written(HttpStatus.OK, administration.changeStatus(operator.getName(), id, StationStatus.REVOKED));

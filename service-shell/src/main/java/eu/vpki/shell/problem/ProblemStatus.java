@@ -26,6 +26,8 @@ public final class ProblemStatus {
             // the replication library's own codes (the services report them as REPLICATION_UNAVAILABLE)
             case NOT_CONNECTED, NO_MAJORITY, TIMEOUT_OUTCOME_UNKNOWN, APPLY_FAILED, STATE_TRANSFER_FAILED, NOT_SERVING ->
                 HttpStatus.SERVICE_UNAVAILABLE;
+            // the replica's Redis is at its memory limit: not the client's fault, and not over in a second
+            case STORAGE_FULL -> HttpStatus.INSUFFICIENT_STORAGE;
             case INTERNAL_ERROR, KEY_STORE_FAILURE -> HttpStatus.INTERNAL_SERVER_ERROR;
             default -> HttpStatus.BAD_REQUEST;
         };

@@ -20,7 +20,7 @@ import java.time.Clock;
 
 /**
  * For a service that declares the {@link ReplicatedKeyspace} it replicates (EA, Operator): the pool
- * of its own Redis ({@code vpki.redis.*}), its {@link Replica} joined to the group at start-up
+ * of its own Redis ({@code vpki.redis.*}, with separate connect and read timeouts), its {@link Replica} joined to the group at start-up
  * ({@code vpki.replication.*}; a bad value fails the start naming the key; with {@code tls-key-store}, mutual TLS and
  * commands signed by their origin, docs/design-replication-security.md), the health
  * indicators {@code replica} and {@code redis}, and the endpoint {@code /actuator/replication}
@@ -37,7 +37,9 @@ public class ReplicationAutoConfiguration {
         config.setMaxTotal(redis.maxConnections());
         config.setMaxIdle(redis.maxConnections());
         config.setJmxEnabled(false);
-        return new JedisPool(config, redis.connectionUri(System.getenv()));
+        // connect and read timeouts apart: a Redis that is slow for seconds (an AOF rewrite) is not a dead one
+        return new JedisPool(config, redis.connectionUri(System.getenv()), (int) redis.connectTimeout().toMillis(),
+                (int) redis.readTimeout().toMillis());
     }
 
     @Bean(destroyMethod = "close")
@@ -74,6 +76,7 @@ public class ReplicationAutoConfiguration {
 
     @Bean
     RedisHealthIndicator redisHealthIndicator(RedisProperties redis) {
-        return new RedisHealthIndicator(redis.connectionUri(System.getenv()), redis.healthTimeout());
+        return new RedisHealthIndicator(redis.connectionUri(System.getenv()), redis.connectTimeout(), redis.healthTimeout(),
+                redis.slowThreshold());
     }
 }

@@ -16,7 +16,7 @@ class ProblemStatusTest {
             assertThat(status.isError()).as(code.name()).isTrue();
             if (status.is5xxServerError() && !code.replication()) {
                 assertThat(code).isIn(ErrorCode.INTERNAL_ERROR, ErrorCode.KEY_STORE_FAILURE, ErrorCode.UNAVAILABLE,
-                        ErrorCode.REPLICATION_UNAVAILABLE, ErrorCode.VERSION_NOT_YET_APPLIED);
+                        ErrorCode.REPLICATION_UNAVAILABLE, ErrorCode.VERSION_NOT_YET_APPLIED, ErrorCode.STORAGE_FULL);
             }
         }
     }
@@ -28,6 +28,6 @@ class ProblemStatusTest {
                 HttpStatus.SERVICE_UNAVAILABLE, HttpStatus.BAD_REQUEST, HttpStatus.INTERNAL_SERVER_ERROR}) {
             assertThat(ProblemStatus.of(ProblemStatus.codeOf(status))).as(status.toString()).isEqualTo(status);
         }
-        assertThat(Arrays.stream(ErrorCode.values()).map(ProblemStatus::of).distinct()).hasSize(9);
+        assertThat(Arrays.stream(ErrorCode.values()).map(ProblemStatus::of).distinct()).hasSize(10);
     }
 }

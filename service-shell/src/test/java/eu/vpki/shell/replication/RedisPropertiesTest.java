@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RedisPropertiesTest {
     private static RedisProperties redis(String url, Path passwordFile) {
-        return new RedisProperties(URI.create(url), 4, Duration.ofSeconds(1), passwordFile);
+        return new RedisProperties(URI.create(url), 4, Duration.ofSeconds(1), passwordFile, Duration.ofSeconds(2), Duration.ofSeconds(15),
+                Duration.ofMillis(250));
     }
 
     @Test

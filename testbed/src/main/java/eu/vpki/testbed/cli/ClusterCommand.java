@@ -22,12 +22,16 @@ public final class ClusterCommand implements Runnable {
         picocli.CommandLine.usage(this, System.out);
     }
 
-    @Command(name = "start", mixinStandardHelpOptions = true, description = "Start a local cluster and keep it running until Ctrl-C.")
+    @Command(name = "start", mixinStandardHelpOptions = true, description = {"Start a local cluster and keep it running until Ctrl-C.",
+            "A work directory that holds a PKI is started again with its state (keys, certificates, every replica's Redis",
+            "data: the stations registered stay); --fresh deletes it and starts a new PKI."})
     static final class Start implements Callable<Integer> {
         @Mixin
         ClusterOptions options;
         @Mixin
         NetworkOptions networkOptions;
+        @Option(names = "--fresh", description = "delete what --work-dir holds (keys, certificates, Redis data, logs) and start a new PKI")
+        boolean fresh;
 
         @Override
         public Integer call() throws Exception {
@@ -36,7 +40,9 @@ public final class ClusterCommand implements Runnable {
             HostNetwork network = networkOptions.open(System.err::println);
             LocalCluster cluster;
             try {
-                cluster = LocalCluster.start(spec, network, System.err::println);
+                cluster = fresh
+                        ? LocalCluster.start(spec, network, System.err::println)
+                        : LocalCluster.restart(spec, network, System.err::println);
             } catch (RuntimeException e) {
                 network.close();
                 throw e;

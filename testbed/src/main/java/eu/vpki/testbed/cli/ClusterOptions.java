@@ -23,10 +23,14 @@ public final class ClusterOptions {
     @Option(names = "--etsi-tls", description = "the ETSI endpoints (DC, EA, AA) speak https only, with certificates of the run's"
             + " TLS CA (default: plain HTTP; the bearer-token APIs speak https always)")
     public boolean etsiTls;
+    @Option(names = "--redis-maxmemory", defaultValue = "3gb", description = {"maxmemory of every replica's redis-server (noeviction:"
+            + " at the limit writes are refused, nothing is dropped), bytes or with kb, mb, gb (default ${DEFAULT-VALUE}: about"
+            + " 1,400,000 enrolled stations at 2.1 KB each, docs/deployment.md, \"Sizing\")"})
+    public String redisMaxMemory;
 
     public ClusterSpec spec() {
         return new ClusterSpec(placement.projectDir.toAbsolutePath(), placement.workDir.toAbsolutePath(), eaReplicas, operators, aas,
                 order.toUpperCase(), propagation.toUpperCase(), placement.basePort, placement.jgroupsBase(), authorityCurve)
-                .withEtsiTls(etsiTls);
+                .withEtsiTls(etsiTls).withRedisMaxMemory(ClusterSpec.parseBytes(redisMaxMemory));
     }
 }
