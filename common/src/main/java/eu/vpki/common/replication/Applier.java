@@ -36,6 +36,12 @@ import java.util.function.Consumer;
  * hands them in with {@link #recover}; held commands follow as soon as the gap closes. Commands from
  * JGroups and from peers' logs meet here, so duplicates are expected and skipped.
  *
+ * <p><b>Replacing the state.</b> While a state transfer replaces this replica's state ({@link #replaceState}), every
+ * command delivered or fetched is dropped (a SYNC request is answered "not applied"), nothing is held and nothing is
+ * remembered as received: the transfer's pages are read while the provider keeps applying, and once they are installed
+ * the commands after the provider's applied table are fetched from the peers' logs ({@link SnapshotPage}). So a transfer
+ * of any length costs no memory here, however fast the group writes meanwhile.
+ *
  * <p><b>Grouping.</b> With a grouping time (ASYNC propagation only), commands of other origins that
  * find the queue otherwise empty wait up to that long for more, so that one Redis round trip applies
  * several: on this path a round trip costs the Redis server more than the commands it carries. A
@@ -95,6 +101,9 @@ final class Applier {
     private volatile long busySinceNanos;
     private volatile boolean started;
     private volatile RuntimeException failure;
+    /** While a state transfer replaces the state: deliveries and recoveries are dropped ({@link #replaceState}). */
+    private volatile boolean discarding;
+    private final AtomicLong discarded = new AtomicLong();
 
     /**
      * @param localOrigin the origin of this replica's own commands (its current incarnation)
@@ -120,6 +129,11 @@ final class Applier {
             answer(response, command.id(), failed);
             return;
         }
+        if (discarding) {
+            discarded.incrementAndGet();
+            answer(response, command.id(), null, false);
+            return;
+        }
         received.merge(command.id().origin(), command.id().seq(), Math::max);
         delivered.incrementAndGet();
         queue.add(new Delivered(command, response, System.nanoTime()));
@@ -127,7 +141,7 @@ final class Applier {
 
     /** Commands a peer's log holds and this replica may lack; applied in order, the rest skipped. Never blocks. */
     void recover(List<Command> commands) {
-        if (!commands.isEmpty() && failure == null) {
+        if (!commands.isEmpty() && failure == null && !discarding) {
             queue.add(new Recovered(List.copyOf(commands)));
         }
     }
@@ -209,6 +223,38 @@ final class Applier {
         }
     }
 
+    /**
+     * Begins replacing the state: from now on every command delivered or fetched is dropped (SYNC requests are answered
+     * "not applied"); once the applier has handed on what it was doing, its hold-back, its sequence expectations and what
+     * it remembers as received are cleared and {@code wipe} runs while it is parked. Until {@link #stateReplaced} nothing
+     * is applied.
+     */
+    void replaceState(Duration timeout, PausedAction wipe) throws Exception {
+        discarding = true;
+        whilePaused(timeout, false, wipe);
+    }
+
+    /**
+     * Ends replacing the state: {@code complete} runs while the applier is parked, then it applies again from what Redis
+     * now holds (its applied table), re-reading it as after a restore.
+     */
+    void stateReplaced(Duration timeout, PausedAction complete) throws Exception {
+        whilePaused(timeout, true, () -> {
+            complete.run();
+            discarding = false;
+        });
+    }
+
+    /** Whether a state transfer is replacing the state ({@link #replaceState}): commands are dropped. */
+    boolean replacingState() {
+        return discarding;
+    }
+
+    /** Commands dropped while a state transfer replaced the state. */
+    long discarded() {
+        return discarded.get();
+    }
+
     private void run() {
         List<Item> items = new ArrayList<>(MAX_BATCH);
         List<Delivered> batch = new ArrayList<>(MAX_BATCH);
@@ -222,7 +268,13 @@ final class Applier {
                 busySinceNanos = oldestOf(items);
                 int routed = 0;
                 for (Item item : items) {
-                    if (item instanceof Delivered delivered) {
+                    if (discarding && item instanceof Delivered delivered) {
+                        discarded.incrementAndGet();
+                        answer(delivered.response(), delivered.command().id(), null, false);
+                        routed++;
+                    } else if (discarding && item instanceof Recovered) {
+                        continue;
+                    } else if (item instanceof Delivered delivered) {
                         route(delivered, batch);
                         routed++;
                     } else if (item instanceof Recovered recovered) {
@@ -234,6 +286,8 @@ final class Applier {
                         pause.resume().await();
                         if (pause.reload()) {
                             reload(batch);
+                        } else if (discarding) {
+                            forgetDeliveries();
                         }
                     }
                     if (batch.size() >= MAX_BATCH) {
@@ -320,11 +374,23 @@ final class Applier {
         }
     }
 
+    /** A state transfer begins: nothing held, nothing expected, nothing received (the transfer replaces it all). */
+    private void forgetDeliveries() {
+        held.values().forEach(waiting -> waiting.values()
+                .forEach(delivered -> answer(delivered.response(), delivered.command().id(), null, false)));
+        held.clear();
+        next.clear();
+        received.clear();
+        gaps = Map.of();
+    }
+
     /** After a state restore: what Redis now holds decides what comes next; held commands that now follow are applied. */
     private void reload(List<Delivered> batch) {
         Map<String, Long> applied = stateMachine.appliedSeqs();
         watermarks.advanceAll(applied);
         next.clear();
+        received.keySet().retainAll(applied.keySet());
+        applied.forEach((origin, seq) -> received.merge(origin, seq, Math::min));
         List<Delivered> waiting = new ArrayList<>();
         held.values().forEach(perOrigin -> waiting.addAll(perOrigin.values()));
         held.clear();

@@ -70,7 +70,7 @@ class PullAnswerTest {
 
     /** The member's anti-entropy, whose one peer answers a pull of {@code from..to} with the commands {@code answers}. */
     private void driven(LongPredicate answers) {
-        antiEntropy = new AntiEntropy(DrivenMember.threeMembers(), SELF, applier, watermarks, null, new AntiEntropy.Peers() {
+        antiEntropy = new AntiEntropy(DrivenMember.threeMembers(), SELF, applier, watermarks, null, null, new AntiEntropy.Peers() {
             @Override
             public void broadcast(byte[] report) {
             }
@@ -85,8 +85,8 @@ class PullAnswerTest {
             }
 
             @Override
-            public void fetchState(Address provider) {
-                throw new UnsupportedOperationException("no snapshots here");
+            public CompletableFuture<byte[]> snapshotPage(Address provider, byte[] request) {
+                return CompletableFuture.failedFuture(new UnsupportedOperationException("no snapshots here"));
             }
         }, DrivenMember.metrics(DrivenMember.threeMembers(), SELF), OriginAuthentication.NONE, nanos::get);
         antiEntropy.start(self, View.create(self, 1, self, peer, UUID.randomUUID()));
