@@ -103,7 +103,7 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
 
     /**
      * @param reply            how long {@link Replica#submit} waits for confirmations before reporting an unknown outcome
-     * @param stateTransfer    how long joining waits for the state
+     * @param stateTransfer    how long one page of a state transfer may take ({@link StateTransfer}), and the applier to pause
      * @param join             how long a starting member looks for an existing coordinator
      * @param failureDetection silence after which a member is suspected (keep it above the worst GC pause)
      */
