@@ -143,13 +143,20 @@ final class CommandFetcher {
         return current;
     }
 
+    /**
+     * Pulls {@code of}'s commands {@code from..upTo} from a peer's log, {@link #PULL_COMMANDS} at a time: one pull per origin
+     * in flight, and as soon as one is answered the next follows, as long as what was fetched runs at most
+     * {@link #PULL_AHEAD} commands ahead of what the applier applied (beyond that the next round resumes). So a member
+     * that was down catches up at the rate its applier applies, not at a pull per round.
+     */
     private void pull(String of, long from, long upTo, Map<Address, AppliedReport> fresh) {
-        if (from > upTo || pulling.contains(of)) {
+        if (from > upTo || !pulling.add(of)) {
             return;
         }
         long to = Math.min(upTo, from + PULL_COMMANDS - 1);
         Address peer = servingPeer(of, from, fresh);
         if (peer == null) {
+            pulling.remove(of);
             if (fresh.values().stream().anyMatch(report -> report.applied(of) >= from)) {
                 if (!snapshotNeeded) {
                     log.warn("replica {} lacks commands {}..{} of {} that no peer's log holds any more: taking a snapshot",
@@ -159,9 +166,9 @@ final class CommandFetcher {
             }
             return;
         }
-        pulling.add(of);
         byte[] request = CommandCodec.encodePull(new CommandCodec.Pull(of, from, to));
         peers.pull(peer, request).whenComplete((answer, error) -> {
+            long next = -1;
             try {
                 if (error != null || answer == null) {
                     log.debug("pull of {} {}..{} from {} failed: {}", of, from, to, peer, String.valueOf(error));
@@ -183,12 +190,18 @@ final class CommandFetcher {
                 fetched.merge(of, last, Math::max);
                 applier.recover(commands);
                 metrics.recovered(commands.size());
-                log.info("replica {} fetched {} command(s) of {} ({}..{}) from {}", config.replicaId(), commands.size(),
+                log.debug("replica {} fetched {} command(s) of {} ({}..{}) from {}", config.replicaId(), commands.size(),
                         of, from, last, peer);
+                if (last == to && to < upTo && last - watermarks.appliedSeq(of) < PULL_AHEAD && !transfer.running()) {
+                    next = last + 1;
+                }
             } catch (RuntimeException e) {
                 log.warn("unusable answer to a pull of {} from {}: {}", of, peer, e.toString());
             } finally {
                 pulling.remove(of);
+            }
+            if (next > 0) {
+                pull(of, next, upTo, fresh);
             }
         });
     }
