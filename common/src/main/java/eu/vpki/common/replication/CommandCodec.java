@@ -504,7 +504,8 @@ public final class CommandCodec {
             DataInputStream in = body(encoded, SEALED);
             byte[] message = readMessageBytes(in);
             int inner = kind(message);
-            if (inner != APPLIED_QUERY && inner != COMMANDS && inner != REPORT && inner != PULL && inner != APPLIED_ANSWER) {
+            if (inner != APPLIED_QUERY && inner != COMMANDS && inner != REPORT && inner != PULL && inner != APPLIED_ANSWER
+                    && inner != SNAPSHOT_REQUEST && inner != SNAPSHOT_PAGE) {
                 throw new IllegalArgumentException("a sealed message of kind " + inner);
             }
             String replicaId = readMessageString(in);

@@ -1,15 +1,22 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.etsi.crypto.DeploymentCa;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixtureExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +38,10 @@ class IncompleteStateTest {
     static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(2);
 
     private static final ReplicatedKeyspace KEYSPACE = ReplicaClusterTest.KEYSPACE;
+    private static final String PASSWORD = "test-store-password";
     private TestCluster cluster;
+    @TempDir
+    Path dir;
 
     @AfterEach
     void close() {
@@ -88,9 +98,22 @@ class IncompleteStateTest {
      * complete snapshot of r0's state. Before the fix it served at once from part of the state (its applied table,
      * written first, claimed everything).
      */
-    @Test
-    void replicaRestartedOnAHalfRestoredRedis_servesOnlyOnceItInstalledACompleteSnapshot() {
+    @ParameterizedTest(name = "TLS and sealed requests: {0}")
+    @ValueSource(booleans = {false, true})
+    void replicaRestartedOnAHalfRestoredRedis_servesOnlyOnceItInstalledACompleteSnapshot(boolean tls) {
         cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        if (tls) {
+            // with a deployment's certificates every page request and page is sealed (SenderAuthentication), as in services
+            DeploymentCa ca = DeploymentCa.generate("vpki test deployment CA", Instant.now().minusSeconds(3600), Duration.ofDays(1),
+                    new SecureRandom());
+            Path trust = dir.resolve("trust.p12");
+            ca.writeTrustStore(trust, PASSWORD.toCharArray());
+            for (String id : List.of("r0", "r1")) {
+                ca.issueKeyStore(id, Instant.now().minusSeconds(3600), Duration.ofDays(1), new SecureRandom(),
+                        dir.resolve(id + ".p12"), PASSWORD.toCharArray());
+            }
+            cluster.withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD));
+        }
         for (TestCluster.Member m : cluster.members()) {
             flush(m.pool);
         }
