@@ -94,7 +94,9 @@ final class CommandFetcher {
             long top = best.getOrDefault(of, 0L);
             missingNow += Math.max(0, top - applied);
             track(behindApplied, of, applied, top, now);
-            long have = Math.max(Math.max(applied, applier.received(of)), fetched.getOrDefault(of, 0L));
+            // delivered or fetched, but not what the applier dropped (its hold-back was full): that is fetched again
+            long have = Math.min(Math.max(Math.max(applied, applier.received(of)), fetched.getOrDefault(of, 0L)),
+                    Math.max(applied, applier.fetchableFrom(of) - 1));
             Behind received = track(behindReceived, of, have, top, now);
             Applier.Gap gap = gaps.get(of);
             if (gap != null && fetched.getOrDefault(of, 0L) < gap.heldFrom() - 1) {
