@@ -36,8 +36,8 @@ final class AntiEntropy {
         /** Asks {@code peer} for commands of its log; completes with the encoded answer ({@link CommandCodec#COMMANDS}). */
         CompletableFuture<byte[]> pull(Address peer, byte[] request);
 
-        /** Replaces this member's state with {@code provider}'s (blocking; on the control thread). */
-        void fetchState(Address provider) throws Exception;
+        /** Asks {@code provider} for a page of its state ({@link CommandCodec#SNAPSHOT_REQUEST}); completes with the page. */
+        CompletableFuture<byte[]> snapshotPage(Address provider, byte[] request);
     }
 
     private final String origin;
@@ -48,19 +48,27 @@ final class AntiEntropy {
     private final LogTrimmer trimmer;
     private final CommandFetcher fetcher;
     private final ServingGate gate;
+    private final StateTransfer transfer;
+    private final RedisStateMachine stateMachine;
 
-    /** @param nanos this member's monotonic clock ({@code System::nanoTime}; a fake one in tests) */
+    /**
+     * @param stateMachine this member's Redis, which a state transfer replaces ({@link StateTransfer})
+     * @param nanos        this member's monotonic clock ({@code System::nanoTime}; a fake one in tests)
+     */
     AntiEntropy(ReplicationConfig config, String origin, Applier applier, AppliedWatermarks watermarks,
-                CommandLog commandLog, Peers peers, ReplicationMetrics metrics, OriginAuthentication authentication,
-                LongSupplier nanos) {
+                CommandLog commandLog, RedisStateMachine stateMachine, Peers peers, ReplicationMetrics metrics,
+                OriginAuthentication authentication, LongSupplier nanos) {
         this.nanos = nanos;
         this.origin = origin;
         this.watermarks = watermarks;
         this.peers = peers;
         this.reports = new PeerReports(config, origin, nanos);
         this.trimmer = new LogTrimmer(config, watermarks, commandLog, reports, nanos);
-        this.fetcher = new CommandFetcher(config, applier, watermarks, peers, metrics, authentication, trimmer);
         this.gate = new ServingGate(config, applier, watermarks, reports, nanos);
+        this.transfer = new StateTransfer(config, applier, watermarks, stateMachine, peers, metrics, gate::incomplete, nanos);
+        this.fetcher = new CommandFetcher(config, applier, watermarks, peers, metrics, authentication, trimmer, transfer,
+                this::transferEnded);
+        this.stateMachine = stateMachine;
     }
 
     /**
@@ -136,9 +144,23 @@ final class AntiEntropy {
         }
     }
 
-    /** A state transfer is replacing this replica's state now: it serves nothing until {@link #stateIncomplete} says. */
-    void replacing() {
-        gate.incomplete("a state transfer is replacing this replica's state");
+    /**
+     * A state transfer ended (on its thread): what Redis now says of the state decides whether this member is complete
+     * or takes another snapshot ({@link #stateIncomplete}).
+     */
+    private void transferEnded() {
+        String why;
+        try {
+            why = stateMachine.incompleteState().orElse(null);
+        } catch (RuntimeException e) {
+            why = "its Redis did not answer after a state transfer: " + e.getMessage();
+        }
+        stateIncomplete(why);
+    }
+
+    /** Stops a running state transfer (leaving the group). */
+    void close() {
+        transfer.close();
     }
 
     /** Whether this member may serve, and why not. */

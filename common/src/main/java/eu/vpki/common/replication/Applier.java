@@ -33,8 +33,17 @@ import java.util.function.Consumer;
  * applied past: that would hide the missing ones for good. Its SYNC request is answered at once with
  * "not applied" (the origin does not wait for a member that is catching up), and the gap is published
  * ({@link #gaps()}) for the anti-entropy, which fetches the missing commands from a peer's log and
- * hands them in with {@link #recover}; held commands follow as soon as the gap closes. Commands from
+ * hands them in with {@link #recover}; held commands follow as soon as the gap closes. At most
+ * {@link #DEFAULT_MAX_HELD} commands per origin are held: later ones are dropped ("not applied") and, like the
+ * missing ones, fetched from a peer's log once the applier gets there ({@link #fetchableFrom}), so a member that
+ * catches up after a long outage while the group keeps writing holds a bounded amount of memory. Commands from
  * JGroups and from peers' logs meet here, so duplicates are expected and skipped.
+ *
+ * <p><b>Replacing the state.</b> While a state transfer replaces this replica's state ({@link #replaceState}), every
+ * command delivered or fetched is dropped (a SYNC request is answered "not applied"), nothing is held and nothing is
+ * remembered as received: the transfer's pages are read while the provider keeps applying, and once they are installed
+ * the commands after the provider's applied table are fetched from the peers' logs ({@link SnapshotPage}). So a transfer
+ * of any length costs no memory here, however fast the group writes meanwhile.
  *
  * <p><b>Grouping.</b> With a grouping time (ASYNC propagation only), commands of other origins that
  * find the queue otherwise empty wait up to that long for more, so that one Redis round trip applies
@@ -47,6 +56,8 @@ final class Applier {
 
     private static final Logger log = LoggerFactory.getLogger(Applier.class);
     private static final int MAX_BATCH = 256;
+    /** Commands held back per origin at most; later ones are dropped and fetched again (about 30 MB of 1.3 KB commands). */
+    static final int DEFAULT_MAX_HELD = 20_000;
 
     /** Something for the applier: a delivered command, commands from a peer's log, or a request to pause. */
     private sealed interface Item {
@@ -95,6 +106,12 @@ final class Applier {
     private volatile long busySinceNanos;
     private volatile boolean started;
     private volatile RuntimeException failure;
+    /** While a state transfer replaces the state: deliveries and recoveries are dropped ({@link #replaceState}). */
+    private volatile boolean discarding;
+    private final AtomicLong discarded = new AtomicLong();
+    private final int maxHeld;
+    /** Per origin, the lowest and highest sequence numbers dropped because the hold-back was full, until both are applied. */
+    private final Map<String, long[]> dropped = new ConcurrentHashMap<>();
 
     /**
      * @param localOrigin the origin of this replica's own commands (its current incarnation)
@@ -102,6 +119,16 @@ final class Applier {
      */
     Applier(String localOrigin, Duration grouping, RedisStateMachine stateMachine, AppliedWatermarks watermarks,
             ReplicationMetrics metrics, Clock clock, Consumer<RuntimeException> onFailure) {
+        this(localOrigin, grouping, DEFAULT_MAX_HELD, stateMachine, watermarks, metrics, clock, onFailure);
+    }
+
+    /** @param maxHeld commands held back per origin at most; later ones are dropped and fetched again */
+    Applier(String localOrigin, Duration grouping, int maxHeld, RedisStateMachine stateMachine, AppliedWatermarks watermarks,
+            ReplicationMetrics metrics, Clock clock, Consumer<RuntimeException> onFailure) {
+        if (maxHeld < 1) {
+            throw new IllegalArgumentException("maxHeld must be at least 1");
+        }
+        this.maxHeld = maxHeld;
         this.localOrigin = localOrigin;
         this.groupingNanos = grouping.toNanos();
         this.stateMachine = stateMachine;
@@ -120,6 +147,11 @@ final class Applier {
             answer(response, command.id(), failed);
             return;
         }
+        if (discarding) {
+            discarded.incrementAndGet();
+            answer(response, command.id(), null, false);
+            return;
+        }
         received.merge(command.id().origin(), command.id().seq(), Math::max);
         delivered.incrementAndGet();
         queue.add(new Delivered(command, response, System.nanoTime()));
@@ -127,7 +159,7 @@ final class Applier {
 
     /** Commands a peer's log holds and this replica may lack; applied in order, the rest skipped. Never blocks. */
     void recover(List<Command> commands) {
-        if (!commands.isEmpty() && failure == null) {
+        if (!commands.isEmpty() && failure == null && !discarding) {
             queue.add(new Recovered(List.copyOf(commands)));
         }
     }
@@ -139,6 +171,15 @@ final class Applier {
     /** The highest sequence number of {@code origin} that JGroups delivered here (not necessarily applied). */
     long received(String origin) {
         return received.getOrDefault(origin, 0L);
+    }
+
+    /**
+     * The first command of {@code origin} that must be fetched from a peer's log whatever was delivered or fetched
+     * before: one dropped because the hold-back was full ({@link #DEFAULT_MAX_HELD}); {@link Long#MAX_VALUE} if none.
+     */
+    long fetchableFrom(String origin) {
+        long[] range = dropped.get(origin);
+        return range == null ? Long.MAX_VALUE : range[0];
     }
 
     /** The gaps as of the applier's last round: origin to what is missing and what waits for it. */
@@ -209,6 +250,38 @@ final class Applier {
         }
     }
 
+    /**
+     * Begins replacing the state: from now on every command delivered or fetched is dropped (SYNC requests are answered
+     * "not applied"); once the applier has handed on what it was doing, its hold-back, its sequence expectations and what
+     * it remembers as received are cleared and {@code wipe} runs while it is parked. Until {@link #stateReplaced} nothing
+     * is applied.
+     */
+    void replaceState(Duration timeout, PausedAction wipe) throws Exception {
+        discarding = true;
+        whilePaused(timeout, false, wipe);
+    }
+
+    /**
+     * Ends replacing the state: {@code complete} runs while the applier is parked, then it applies again from what Redis
+     * now holds (its applied table), re-reading it as after a restore.
+     */
+    void stateReplaced(Duration timeout, PausedAction complete) throws Exception {
+        whilePaused(timeout, true, () -> {
+            complete.run();
+            discarding = false;
+        });
+    }
+
+    /** Whether a state transfer is replacing the state ({@link #replaceState}): commands are dropped. */
+    boolean replacingState() {
+        return discarding;
+    }
+
+    /** Commands dropped while a state transfer replaced the state. */
+    long discarded() {
+        return discarded.get();
+    }
+
     private void run() {
         List<Item> items = new ArrayList<>(MAX_BATCH);
         List<Delivered> batch = new ArrayList<>(MAX_BATCH);
@@ -222,7 +295,13 @@ final class Applier {
                 busySinceNanos = oldestOf(items);
                 int routed = 0;
                 for (Item item : items) {
-                    if (item instanceof Delivered delivered) {
+                    if (discarding && item instanceof Delivered delivered) {
+                        discarded.incrementAndGet();
+                        answer(delivered.response(), delivered.command().id(), null, false);
+                        routed++;
+                    } else if (discarding && item instanceof Recovered) {
+                        continue;
+                    } else if (item instanceof Delivered delivered) {
                         route(delivered, batch);
                         routed++;
                     } else if (item instanceof Recovered recovered) {
@@ -234,6 +313,8 @@ final class Applier {
                         pause.resume().await();
                         if (pause.reload()) {
                             reload(batch);
+                        } else if (discarding) {
+                            forgetDeliveries();
                         }
                     }
                     if (batch.size() >= MAX_BATCH) {
@@ -303,6 +384,10 @@ final class Applier {
             }
         }
         next.put(origin, following);
+        long[] range = dropped.get(origin);
+        if (range != null && range[1] < following) {
+            dropped.remove(origin, range);
+        }
     }
 
     private void hold(Delivered delivered) {
@@ -311,6 +396,25 @@ final class Applier {
         Delivered earlier = waiting.get(id.seq());
         // the origin must not wait for a command held here: "not applied yet" at once, applied when the gap closes
         answer(delivered.response(), id, null, false);
+        if (earlier == null && waiting.size() >= maxHeld) {
+            // full: keep the lowest, which close the gap first; the rest is fetched again once the applier gets there
+            Map.Entry<Long, Delivered> highest = waiting.lastEntry();
+            long out = id.seq();
+            if (highest.getKey() > id.seq()) {
+                waiting.pollLastEntry();
+                waiting.put(id.seq(), new Delivered(delivered.command(), null, delivered.deliveredNanos()));
+                out = highest.getKey();
+            }
+            long seq = out;
+            long[] range = this.dropped.compute(id.origin(), (o, r) -> r == null
+                    ? new long[]{seq, seq}
+                    : new long[]{Math.min(r[0], seq), Math.max(r[1], seq)});
+            if (range[0] == range[1]) {
+                log.warn("holding {} commands of {} already (a long gap): dropping {} and later ones, fetched again later",
+                        maxHeld, id.origin(), seq);
+            }
+            return;
+        }
         if (earlier == null) {
             if (waiting.isEmpty()) {
                 log.warn("commands of {} from {} are missing here; holding {} until they arrive", id.origin(),
@@ -320,11 +424,25 @@ final class Applier {
         }
     }
 
+    /** A state transfer begins: nothing held, nothing expected, nothing received (the transfer replaces it all). */
+    private void forgetDeliveries() {
+        held.values().forEach(waiting -> waiting.values()
+                .forEach(delivered -> answer(delivered.response(), delivered.command().id(), null, false)));
+        held.clear();
+        next.clear();
+        received.clear();
+        dropped.clear();
+        gaps = Map.of();
+    }
+
     /** After a state restore: what Redis now holds decides what comes next; held commands that now follow are applied. */
     private void reload(List<Delivered> batch) {
         Map<String, Long> applied = stateMachine.appliedSeqs();
         watermarks.advanceAll(applied);
         next.clear();
+        dropped.clear();
+        received.keySet().retainAll(applied.keySet());
+        applied.forEach((origin, seq) -> received.merge(origin, seq, Math::min));
         List<Delivered> waiting = new ArrayList<>();
         held.values().forEach(perOrigin -> waiting.addAll(perOrigin.values()));
         held.clear();

@@ -58,26 +58,31 @@ final class ChannelPeers implements AntiEntropy.Peers {
     /** The answer {@code peer} signed (its command list), or failed if it is refused ({@link SenderAuthentication}). */
     @Override
     public CompletableFuture<byte[]> pull(Address peer, byte[] request) {
+        return request(peer, request, config.timeouts().reply().toMillis());
+    }
+
+    /** The page {@code provider} signed, or failed; within the state-transfer timeout. */
+    @Override
+    public CompletableFuture<byte[]> snapshotPage(Address provider, byte[] request) {
+        return request(provider, request, config.timeouts().stateTransfer().toMillis());
+    }
+
+    private CompletableFuture<byte[]> request(Address peer, byte[] request, long timeoutMillis) {
         try {
             return dispatcher.<byte[]>sendMessageWithFuture(new BytesMessage(peer, senders.seal(request)),
-                    new RequestOptions(ResponseMode.GET_FIRST, config.timeouts().reply().toMillis()).flags(Message.Flag.OOB))
-                    .orTimeout(config.timeouts().reply().toMillis(), TimeUnit.MILLISECONDS)
+                    new RequestOptions(ResponseMode.GET_FIRST, timeoutMillis).flags(Message.Flag.OOB))
+                    .orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
                     .thenApply(answer -> {
                         try {
                             return senders.open(answer, peer).message();
                         } catch (SenderAuthentication.Refused refused) {
                             metrics.refused("sender");
-                            log.warn("refused the answer to a pull from {}: {}", peer, refused.getMessage());
+                            log.warn("refused an answer from {}: {}", peer, refused.getMessage());
                             throw refused;
                         }
                     });
         } catch (Exception e) {
             return CompletableFuture.failedFuture(e);
         }
-    }
-
-    @Override
-    public void fetchState(Address provider) throws Exception {
-        channel.getState(provider, config.timeouts().stateTransfer().toMillis());
     }
 }

@@ -15,8 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -75,6 +77,8 @@ public final class CommandCodec {
     static final int SEALED = 0x55;
     static final int APPLIED_ANSWER = 0x56;
     static final int TAGGED = 0x57;
+    static final int SNAPSHOT_REQUEST = 0x58;
+    static final int SNAPSHOT_PAGE = 0x59;
     private static final int PUT_IF_NEWER = 1;
     private static final int DELETE_IF_NEWER = 2;
     private static final int SET_ADD = 3;
@@ -292,6 +296,139 @@ public final class CommandCodec {
         });
     }
 
+    /** A request for the page of a peer's state that begins at {@code position} ({@link SnapshotPage}). */
+    static byte[] encodeSnapshotRequest(SnapshotPage.Position position) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(SNAPSHOT_REQUEST);
+            writePosition(out, position);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static SnapshotPage.Position decodeSnapshotRequest(byte[] encoded) {
+        return decoding("snapshot request", () -> {
+            DataInputStream in = body(encoded, SNAPSHOT_REQUEST);
+            SnapshotPage.Position position = readPosition(in);
+            requireEnd(in, "a snapshot request");
+            return position;
+        });
+    }
+
+    static byte[] encodeSnapshotPage(SnapshotPage page) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(
+                (int) Math.min(Integer.MAX_VALUE - 64, 64 + page.entries().stream().mapToLong(SnapshotPage.Entry::size).sum()));
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(SNAPSHOT_PAGE);
+            writeVarLong(out, page.applied().size());
+            for (Map.Entry<String, Long> entry : new TreeMap<>(page.applied()).entrySet()) {
+                writeString(out, entry.getKey());
+                writeVarLong(out, entry.getValue());
+            }
+            writeVarLong(out, page.entries().size());
+            for (SnapshotPage.Entry entry : page.entries()) {
+                out.writeByte(entry.kind().ordinal());
+                writeString(out, entry.key());
+                switch (entry.kind()) {
+                    case HASH -> {
+                        writeVarLong(out, entry.pairs().size());
+                        for (Map.Entry<String, String> pair : entry.pairs().entrySet()) {
+                            writeString(out, pair.getKey());
+                            writeString(out, pair.getValue());
+                        }
+                    }
+                    case SET, SET_PART -> {
+                        writeVarLong(out, entry.members().size());
+                        for (String member : entry.members()) {
+                            writeString(out, member);
+                        }
+                    }
+                    case STRING -> writeString(out, entry.value());
+                }
+            }
+            out.writeByte(page.last() ? 0 : 1);
+            if (!page.last()) {
+                writePosition(out, page.next());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static SnapshotPage decodeSnapshotPage(byte[] encoded) {
+        return decoding("snapshot page", () -> {
+            DataInputStream in = body(encoded, SNAPSHOT_PAGE);
+            int tableSize = readMessageCount(in);
+            Map<String, Long> applied = new HashMap<>();
+            for (int i = 0; i < tableSize; i++) {
+                applied.put(readMessageString(in), readVarLong(in));
+            }
+            int count = readMessageCount(in);
+            List<SnapshotPage.Entry> entries = new ArrayList<>(count);
+            SnapshotPage.Entry.Kind[] kinds = SnapshotPage.Entry.Kind.values();
+            for (int i = 0; i < count; i++) {
+                int kind = in.readUnsignedByte();
+                if (kind >= kinds.length) {
+                    throw new IllegalArgumentException("unknown snapshot entry kind " + kind);
+                }
+                String key = readMessageString(in);
+                entries.add(switch (kinds[kind]) {
+                    case HASH -> {
+                        int pairs = readMessageCount(in);
+                        Map<String, String> fields = new HashMap<>(Math.min(pairs, 64) * 2);
+                        for (int j = 0; j < pairs; j++) {
+                            fields.put(readMessageString(in), readMessageString(in));
+                        }
+                        yield new SnapshotPage.Entry(kinds[kind], key, fields, Set.of(), null);
+                    }
+                    case SET, SET_PART -> {
+                        int size = readMessageCount(in);
+                        Set<String> members = new HashSet<>(Math.min(size, 1_024) * 2);
+                        for (int j = 0; j < size; j++) {
+                            members.add(readMessageString(in));
+                        }
+                        yield new SnapshotPage.Entry(kinds[kind], key, Map.of(), members, null);
+                    }
+                    case STRING -> new SnapshotPage.Entry(kinds[kind], key, Map.of(), Set.of(), readMessageString(in));
+                });
+            }
+            int more = in.readUnsignedByte();
+            if (more > 1) {
+                throw new IllegalArgumentException("snapshot page continuation flag " + more);
+            }
+            SnapshotPage.Position next = more == 1 ? readPosition(in) : null;
+            requireEnd(in, "a snapshot page");
+            return new SnapshotPage(applied, entries, next);
+        });
+    }
+
+    private static void writePosition(DataOutputStream out, SnapshotPage.Position position) throws IOException {
+        writeVarLong(out, position.prefix());
+        writeString(out, position.cursor());
+        writeVarLong(out, position.pending().size());
+        for (SnapshotPage.PendingSet set : position.pending()) {
+            writeString(out, set.key());
+            writeString(out, set.cursor());
+        }
+    }
+
+    private static SnapshotPage.Position readPosition(DataInputStream in) throws IOException {
+        long prefix = readVarLong(in);
+        if (prefix > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("implausible prefix index " + prefix);
+        }
+        String cursor = readMessageString(in);
+        int count = readMessageCount(in);
+        List<SnapshotPage.PendingSet> pending = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            pending.add(new SnapshotPage.PendingSet(readMessageString(in), readMessageString(in)));
+        }
+        return new SnapshotPage.Position((int) prefix, cursor, pending);
+    }
+
     /** Whether {@code id} is applied: what a member answers to a delivered SYNC command and to an applied-query. */
     record AppliedAnswer(CommandId id, boolean applied) {
     }
@@ -367,7 +504,8 @@ public final class CommandCodec {
             DataInputStream in = body(encoded, SEALED);
             byte[] message = readMessageBytes(in);
             int inner = kind(message);
-            if (inner != APPLIED_QUERY && inner != COMMANDS && inner != REPORT && inner != PULL && inner != APPLIED_ANSWER) {
+            if (inner != APPLIED_QUERY && inner != COMMANDS && inner != REPORT && inner != PULL && inner != APPLIED_ANSWER
+                    && inner != SNAPSHOT_REQUEST && inner != SNAPSHOT_PAGE) {
                 throw new IllegalArgumentException("a sealed message of kind " + inner);
             }
             String replicaId = readMessageString(in);
@@ -531,17 +669,6 @@ public final class CommandCodec {
         out.write(utf8);
     }
 
-    /** A string in a stream (a state-transfer snapshot), at most {@link #MAX_STREAM_STRING_BYTES}. */
-    static String readString(DataInput in) throws IOException {
-        long length = readVarLong(in);
-        if (length < 0 || length > MAX_STREAM_STRING_BYTES) {
-            throw new IOException("implausible string length " + length);
-        }
-        byte[] utf8 = new byte[(int) length];
-        in.readFully(utf8);
-        return new String(utf8, StandardCharsets.UTF_8);
-    }
-
     static void writeVarLong(DataOutput out, long value) throws IOException {
         long rest = value;
         while ((rest & ~0x7FL) != 0) {
@@ -588,16 +715,4 @@ public final class CommandCodec {
 
     /** Longest origin certificate a signed command may carry (ours are about 400 bytes). */
     static final int MAX_CERTIFICATE_BYTES = 4096;
-
-    /** Longest string a stream (a state-transfer snapshot) may hold: far above any key or value the PKI stores. */
-    static final int MAX_STREAM_STRING_BYTES = 16 << 20;
-
-    /** A count in a stream, where the bytes left are unknown: callers must not allocate for it up front. */
-    static int readCount(DataInput in) throws IOException {
-        long count = readVarLong(in);
-        if (count < 0 || count > Integer.MAX_VALUE - 8) {
-            throw new IOException("implausible count " + count);
-        }
-        return (int) count;
-    }
 }

@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Fetches what this member lacks: compares what it applied with the peers' fresh reports, pulls the
  * missing commands of each origin from a peer's log and hands them to its {@link Applier}, and, when
  * no peer's log holds them any more, replaces its state with a snapshot of a peer that holds
- * everything it holds ({@link AntiEntropy.Peers#fetchState}). Part of the {@link AntiEntropy} round;
+ * everything it holds ({@link StateTransfer}, page by page, on a thread of its own). Part of the {@link AntiEntropy} round;
  * see {@code docs/replication.md} and {@code docs/design-replication-recovery.md}.
  *
  * <p>Threads: {@link #fetchMissing} runs on the replica's control thread, pull answers complete on
@@ -40,6 +40,8 @@ final class CommandFetcher {
     private final ReplicationMetrics metrics;
     private final OriginAuthentication authentication;
     private final LogTrimmer trimmer;
+    private final StateTransfer transfer;
+    private final Runnable transferEnded;
     private final long leaseNanos;
     private final long pullDelayNanos;
     /** Per origin, the last sequence number fetched from a peer and handed to the applier. */
@@ -52,7 +54,8 @@ final class CommandFetcher {
     private final Map<String, Behind> behindApplied = new HashMap<>();
 
     CommandFetcher(ReplicationConfig config, Applier applier, AppliedWatermarks watermarks, AntiEntropy.Peers peers,
-                   ReplicationMetrics metrics, OriginAuthentication authentication, LogTrimmer trimmer) {
+                   ReplicationMetrics metrics, OriginAuthentication authentication, LogTrimmer trimmer,
+                   StateTransfer transfer, Runnable transferEnded) {
         this.config = config;
         this.applier = applier;
         this.watermarks = watermarks;
@@ -60,6 +63,8 @@ final class CommandFetcher {
         this.metrics = metrics;
         this.authentication = authentication;
         this.trimmer = trimmer;
+        this.transfer = transfer;
+        this.transferEnded = transferEnded;
         this.leaseNanos = config.lease().toNanos();
         this.pullDelayNanos = config.statusInterval().toNanos();
     }
@@ -71,6 +76,9 @@ final class CommandFetcher {
      * @return whether this member is lagging: something a peer applied has been missing here longer than the lease
      */
     boolean fetchMissing(long now, Map<Address, AppliedReport> fresh) {
+        if (transfer.running()) {
+            return false; // the applier drops what it is given until the transfer is installed
+        }
         Map<String, Long> best = new HashMap<>();
         for (AppliedReport report : fresh.values()) {
             report.applied().forEach((of, seq) -> best.merge(of, seq, Math::max));
@@ -86,7 +94,9 @@ final class CommandFetcher {
             long top = best.getOrDefault(of, 0L);
             missingNow += Math.max(0, top - applied);
             track(behindApplied, of, applied, top, now);
-            long have = Math.max(Math.max(applied, applier.received(of)), fetched.getOrDefault(of, 0L));
+            // delivered or fetched, but not what the applier dropped (its hold-back was full): that is fetched again
+            long have = Math.min(Math.max(Math.max(applied, applier.received(of)), fetched.getOrDefault(of, 0L)),
+                    Math.max(applied, applier.fetchableFrom(of) - 1));
             Behind received = track(behindReceived, of, have, top, now);
             Applier.Gap gap = gaps.get(of);
             if (gap != null && fetched.getOrDefault(of, 0L) < gap.heldFrom() - 1) {
@@ -108,9 +118,9 @@ final class CommandFetcher {
         snapshotNeeded = true;
     }
 
-    /** If a pull found commands no peer's log holds any more: takes a snapshot (blocking; on the control thread). */
+    /** If a pull found commands no peer's log holds any more, or the state is incomplete: starts a state transfer. */
     void snapshotIfNeeded(Map<Address, AppliedReport> fresh) {
-        if (snapshotNeeded) {
+        if (snapshotNeeded && !transfer.running()) {
             snapshot(fresh);
         }
     }
@@ -135,13 +145,20 @@ final class CommandFetcher {
         return current;
     }
 
+    /**
+     * Pulls {@code of}'s commands {@code from..upTo} from a peer's log, {@link #PULL_COMMANDS} at a time: one pull per origin
+     * in flight, and as soon as one is answered the next follows, as long as what was fetched runs at most
+     * {@link #PULL_AHEAD} commands ahead of what the applier applied (beyond that the next round resumes). So a member
+     * that was down catches up at the rate its applier applies, not at a pull per round.
+     */
     private void pull(String of, long from, long upTo, Map<Address, AppliedReport> fresh) {
-        if (from > upTo || pulling.contains(of)) {
+        if (from > upTo || !pulling.add(of)) {
             return;
         }
         long to = Math.min(upTo, from + PULL_COMMANDS - 1);
         Address peer = servingPeer(of, from, fresh);
         if (peer == null) {
+            pulling.remove(of);
             if (fresh.values().stream().anyMatch(report -> report.applied(of) >= from)) {
                 if (!snapshotNeeded) {
                     log.warn("replica {} lacks commands {}..{} of {} that no peer's log holds any more: taking a snapshot",
@@ -151,9 +168,9 @@ final class CommandFetcher {
             }
             return;
         }
-        pulling.add(of);
         byte[] request = CommandCodec.encodePull(new CommandCodec.Pull(of, from, to));
         peers.pull(peer, request).whenComplete((answer, error) -> {
+            long next = -1;
             try {
                 if (error != null || answer == null) {
                     log.debug("pull of {} {}..{} from {} failed: {}", of, from, to, peer, String.valueOf(error));
@@ -175,12 +192,18 @@ final class CommandFetcher {
                 fetched.merge(of, last, Math::max);
                 applier.recover(commands);
                 metrics.recovered(commands.size());
-                log.info("replica {} fetched {} command(s) of {} ({}..{}) from {}", config.replicaId(), commands.size(),
+                log.debug("replica {} fetched {} command(s) of {} ({}..{}) from {}", config.replicaId(), commands.size(),
                         of, from, last, peer);
+                if (last == to && to < upTo && last - watermarks.appliedSeq(of) < PULL_AHEAD && !transfer.running()) {
+                    next = last + 1;
+                }
             } catch (RuntimeException e) {
                 log.warn("unusable answer to a pull of {} from {}: {}", of, peer, e.toString());
             } finally {
                 pulling.remove(of);
+            }
+            if (next > 0) {
+                pull(of, next, upTo, fresh);
             }
         });
     }
@@ -238,27 +261,33 @@ final class CommandFetcher {
         return chosen;
     }
 
-    /** Replaces this member's state with a peer's that holds everything this member holds. */
+    /**
+     * Starts replacing this member's state with a peer's that holds everything this member holds (a serving one first):
+     * {@link StateTransfer}. When it ends, what was fetched and what the log held are forgotten (the state and the log
+     * were replaced), and {@code transferEnded} decides from Redis whether the state is complete or another transfer is
+     * needed.
+     */
     private void snapshot(Map<Address, AppliedReport> fresh) {
         Map<String, Long> mine = watermarks.snapshot();
+        Map.Entry<Address, AppliedReport> chosen = null;
         for (Map.Entry<Address, AppliedReport> entry : fresh.entrySet()) {
             AppliedReport report = entry.getValue();
-            if (dominates(report.applied(), mine)) {
-                log.warn("replica {} replaces its state with {}'s snapshot", config.replicaId(), report.replicaId());
-                // cleared before: a restore that leaves the state incomplete asks for another one (needSnapshot)
-                snapshotNeeded = false;
-                try {
-                    peers.fetchState(entry.getKey());
-                    fetched.clear();
-                    trimmer.forget();
-                } catch (Exception e) {
-                    snapshotNeeded = true;
-                    log.warn("snapshot from {} failed: {}", report.replicaId(), e.toString());
-                }
-                return;
+            if (dominates(report.applied(), mine) && (chosen == null || report.serving() && !chosen.getValue().serving())) {
+                chosen = entry;
             }
         }
-        log.info("replica {} waits for a peer that holds everything it holds before taking a snapshot", config.replicaId());
+        if (chosen == null) {
+            log.info("replica {} waits for a peer that holds everything it holds before taking a snapshot", config.replicaId());
+            return;
+        }
+        log.warn("replica {} replaces its state with {}'s, page by page", config.replicaId(), chosen.getValue().replicaId());
+        // cleared before: a transfer that leaves the state incomplete asks for another one (transferEnded, needSnapshot)
+        snapshotNeeded = false;
+        transfer.start(chosen.getKey(), chosen.getValue().replicaId(), complete -> {
+            fetched.clear();
+            trimmer.forget();
+            transferEnded.run();
+        });
     }
 
     private static boolean dominates(Map<String, Long> theirs, Map<String, Long> mine) {

@@ -2,6 +2,8 @@ package eu.vpki.common.replication;
 
 import org.jgroups.Address;
 import org.jgroups.View;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -14,13 +16,15 @@ import java.util.function.LongSupplier;
 
 /**
  * Trims this member's {@link CommandLog} of what every expected member had applied
- * {@link #TRIM_DELAY_INTERVALS} status intervals ago, and knows where the log of each origin starts
+ * {@link #TRIM_DELAY_INTERVALS} status intervals ago; while a member is absent or stale, only beyond
+ * {@link ReplicationConfig#maxLogCommands()} per origin (that member then rejoins through a state transfer), and knows where the log of each origin starts
  * (what this member's reports announce, so that peers pull only what it still holds). Part of the
  * {@link AntiEntropy} round; see {@code docs/replication.md} and {@code docs/design-replication-recovery.md}.
  *
  * <p>Threads: the control thread only, but for {@link #knownLogFirst}, which any thread may call.
  */
 final class LogTrimmer {
+    private static final Logger log = LoggerFactory.getLogger(LogTrimmer.class);
     /**
      * Trim only what every member had applied 20 status intervals ago (10 s by default: a Redis restart
      * loses up to a second of writes, and its replica then fetches them again), every 10 intervals.
@@ -93,8 +97,9 @@ final class LogTrimmer {
         if (current == null || current.size() < config.expectedMembers() || fresh.size() + 1 < current.size()
                 || replicas.size() < config.expectedMembers()) {
             // somebody is missing: keep everything for it (a member counts once per replica id: with sender
-            // authentication a second holder of one replica's key does not stand in for an absent replica)
+            // authentication a second holder of one replica's key does not stand in for an absent replica), up to the bound
             minima.clear();
+            trimBeyondBound(fresh.values());
             return;
         }
         Map<String, Long> minimum = new HashMap<>(watermarks.snapshot());
@@ -114,6 +119,28 @@ final class LogTrimmer {
             if (first > 0 && seq >= first) {
                 commandLog.trimThrough(of, seq);
                 logFirst.put(of, seq + 1);
+            }
+        });
+    }
+
+    /**
+     * While a member is absent or stale: trims each origin's log to its newest {@link ReplicationConfig#maxLogCommands()},
+     * but never what a present member reported it still lacks. The absent member, once back, finds no log holding what it
+     * lacks and takes a state transfer.
+     */
+    private void trimBeyondBound(Iterable<AppliedReport> present) {
+        watermarks.snapshot().forEach((of, applied) -> {
+            long through = applied - config.maxLogCommands();
+            for (AppliedReport report : present) {
+                through = Math.min(through, report.applied(of));
+            }
+            long first = knownLogFirst(of);
+            if (first > 0 && through >= first) {
+                log.info("replica {}: the log of {} holds more than {} commands while a member is absent: trimmed through {};"
+                        + " a member that lacks them rejoins through a state transfer", config.replicaId(), of,
+                        config.maxLogCommands(), through);
+                commandLog.trimThrough(of, through);
+                logFirst.put(of, through + 1);
             }
         });
     }

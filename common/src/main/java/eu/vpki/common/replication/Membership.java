@@ -9,8 +9,6 @@ import org.jgroups.blocks.MessageDispatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -69,10 +67,10 @@ final class Membership implements AutoCloseable {
         this.sender = new CommandSender(config, origin, clock, metrics, origins, senders, watermarks, channel, dispatcher,
                 () -> view);
         this.applier = new Applier(origin, config.effectiveApplyGrouping(), stateMachine, watermarks, metrics, clock, onFailure);
-        this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog,
+        this.antiEntropy = new AntiEntropy(config, origin, applier, watermarks, commandLog, stateMachine,
                 new ChannelPeers(config, metrics, senders, channel, dispatcher, () -> closed), metrics, origins, System::nanoTime);
-        dispatcher.setRequestHandler(new MessageHandler(config, origin, commandLog, metrics, origins, senders, server, watermarks,
-                applier, antiEntropy, sender, channel));
+        dispatcher.setRequestHandler(new MessageHandler(config, origin, commandLog, stateMachine, metrics, origins, senders,
+                server, watermarks, applier, antiEntropy, sender, channel));
         dispatcher.setReceiver(new Views());
         dispatcher.asyncDispatching(true);
     }
@@ -127,6 +125,7 @@ final class Membership implements AutoCloseable {
     /** Leaves the group and stops the applier; waiting readers fail with {@code cause}. Idempotent. */
     void close(RuntimeException cause) {
         closed = true;
+        antiEntropy.close();
         dispatcher.stop();
         channel.close();
         applier.stop();
@@ -138,7 +137,7 @@ final class Membership implements AutoCloseable {
         close(new ReplicationException(ErrorCode.NOT_CONNECTED, "replica " + config.replicaId() + " closed"));
     }
 
-    /** Views and snapshots. */
+    /** Views. */
     private final class Views implements Receiver {
         @Override
         public void viewAccepted(View newView) {
@@ -151,33 +150,6 @@ final class Membership implements AutoCloseable {
             antiEntropy.viewChanged(newView, merge);
             if (previous != null) {
                 onViewChange.run();
-            }
-        }
-
-        @Override
-        public void getState(OutputStream output) throws Exception {
-            applier.whilePaused(config.timeouts().stateTransfer(), false, () -> stateMachine.writeSnapshot(output));
-        }
-
-        @Override
-        public void setState(InputStream input) throws Exception {
-            try {
-                // paused: what this replica applied is what it has applied for good; a snapshot without it is refused
-                applier.whilePaused(config.timeouts().stateTransfer(), true, () -> {
-                    antiEntropy.replacing();
-                    stateMachine.restore(input, watermarks.snapshot());
-                });
-            } finally {
-                antiEntropy.stateIncomplete(incompleteOrUnknown());
-            }
-        }
-
-        /** What Redis says of the state after a restore attempt; incomplete if Redis cannot say. */
-        private String incompleteOrUnknown() {
-            try {
-                return stateMachine.incompleteState().orElse(null);
-            } catch (RuntimeException e) {
-                return "its Redis did not answer after a state transfer: " + e.getMessage();
             }
         }
     }

@@ -1,5 +1,6 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.error.ErrorCode;
 import eu.vpki.common.error.PkiException;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
@@ -18,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  * Receives what JGroups delivers to this incarnation: decodes each message, checks who sent it
  * ({@link OriginAuthentication} for commands, {@link SenderAuthentication} for the rest) and hands it
  * on: a command to the {@link Applier} (answering a SYNC command with a sealed confirmation), a report
- * to the {@link AntiEntropy}, a pull to the replica's server thread, an applied query to the
- * watermarks. A malformed or unauthentic message is refused, logged and counted, and not answered.
+ * to the {@link AntiEntropy}, a pull or a request for a page of this replica's state ({@link SnapshotPage}) to the
+ * replica's server thread, an applied query to the watermarks. A malformed or unauthentic message is refused, logged and counted, and not answered.
  * Never blocks. See {@code docs/replication.md} and {@code docs/design-replication-security.md}.
  */
 final class MessageHandler implements RequestHandler {
@@ -29,6 +30,7 @@ final class MessageHandler implements RequestHandler {
     private final ReplicationConfig config;
     private final String origin;
     private final CommandLog commandLog;
+    private final RedisStateMachine stateMachine;
     private final ReplicationMetrics metrics;
     private final OriginAuthentication origins;
     private final SenderAuthentication senders;
@@ -41,13 +43,15 @@ final class MessageHandler implements RequestHandler {
     /** This replica's receiver id in the tags of other origins' commands ({@link ReceiverTags}); null without credentials. */
     private final byte[] ownTagId;
 
-    /** @param server runs pulls that peers ask for (Redis reads) */
-    MessageHandler(ReplicationConfig config, String origin, CommandLog commandLog, ReplicationMetrics metrics,
+    /** @param server runs pulls and state-transfer pages that peers ask for (Redis reads) */
+    MessageHandler(ReplicationConfig config, String origin, CommandLog commandLog, RedisStateMachine stateMachine,
+                   ReplicationMetrics metrics,
                    OriginAuthentication origins, SenderAuthentication senders, Executor server, AppliedWatermarks watermarks,
                    Applier applier, AntiEntropy antiEntropy, CommandSender sender, JChannel channel) {
         this.config = config;
         this.origin = origin;
         this.commandLog = commandLog;
+        this.stateMachine = stateMachine;
         this.metrics = metrics;
         this.origins = origins;
         this.senders = senders;
@@ -126,6 +130,11 @@ final class MessageHandler implements RequestHandler {
                     servePull(CommandCodec.decodePull(inner), response);
                 }
             }
+            case CommandCodec.SNAPSHOT_REQUEST -> {
+                if (response != null) {
+                    serveSnapshotPage(CommandCodec.decodeSnapshotRequest(inner), opened.sender(), response);
+                }
+            }
             default -> log.warn("ignored a message of kind {} from {}", CommandCodec.kind(inner), source);
         }
     }
@@ -189,6 +198,38 @@ final class MessageHandler implements RequestHandler {
                     List<byte[]> commands = commandLog.read(pull.origin(), pull.from(), pull.to(),
                             CommandFetcher.PULL_COMMANDS, CommandFetcher.PULL_BYTES);
                     response.send(senders.seal(CommandCodec.encodeCommands(commands)), false);
+                } catch (RuntimeException e) {
+                    response.send(e, true);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            response.send(e, true);
+        }
+    }
+
+    /**
+     * A page of this replica's state for a joiner ({@link RedisStateMachine#readSnapshotPage}), read on the server thread
+     * while the applier keeps applying. Refused (an exception, which the joiner sees as a failed page) while this replica's
+     * own state is incomplete: it has nothing whole to give.
+     */
+    private void serveSnapshotPage(SnapshotPage.Position position, String joiner, Response response) {
+        try {
+            server.execute(() -> {
+                try {
+                    if (antiEntropy.gate().incomplete() || applier.replacingState()) {
+                        throw new ReplicationException(ErrorCode.NOT_SERVING,
+                                "replica " + config.replicaId() + " holds an incomplete state itself");
+                    }
+                    if (position.start()) {
+                        log.info("replica {} sends its state to {}, page by page", config.replicaId(), joiner);
+                    }
+                    SnapshotPage page = stateMachine.readSnapshotPage(position, StateTransfer.PAGE_BYTES);
+                    byte[] encoded = CommandCodec.encodeSnapshotPage(page);
+                    metrics.transferServed(encoded.length);
+                    if (page.last()) {
+                        log.info("replica {} sent the last page of its state to {}", config.replicaId(), joiner);
+                    }
+                    response.send(senders.seal(encoded), false);
                 } catch (RuntimeException e) {
                     response.send(e, true);
                 }

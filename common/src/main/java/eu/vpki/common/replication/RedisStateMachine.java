@@ -39,7 +39,7 @@ import java.util.function.Consumer;
  * {@code apply-command.lua} script (loaded once, run with EVALSHA), which also appends each command to
  * its origin's log ({@link CommandLog}) in the same atomic step, and reads or replaces the whole
  * {@link ReplicatedKeyspace} for state transfer. The replica's applier thread owns it; writes (apply,
- * restore) and {@link #listen} are serialised, so a {@link KeyWriteListener} sees every write made after
+ * state transfer) and {@link #listen} are serialised, so a {@link KeyWriteListener} sees every write made after
  * it was added, and each write whole.
  */
 public final class RedisStateMachine {
@@ -59,14 +59,9 @@ public final class RedisStateMachine {
     private static final LuaScript SCRIPT = LuaScript.load("apply-command.lua");
     private static final byte[] SCRIPT_SHA = SCRIPT.sha().getBytes(StandardCharsets.US_ASCII);
     private static final int PADDED_DIGITS = 19;
-    private static final int SNAPSHOT_MAGIC = 0x56504B53; // "VPKS"
-    private static final int SNAPSHOT_FORMAT = 1;
-    private static final int END = 0;
-    private static final int HASH = 'H';
-    private static final int SET = 'S';
-    private static final int STRING = 'V';
+    /** Sets of at most this many members go whole into a snapshot page; larger ones in parts (SSCAN). */
+    static final int WHOLE_SET_MEMBERS = 1_000;
     private static final int SCAN_COUNT = 1_000;
-    private static final int WRITE_BATCH = 1_000;
 
     private final JedisPool pool;
     private final ReplicatedKeyspace keyspace;
@@ -238,81 +233,145 @@ public final class RedisStateMachine {
         }
     }
 
-    /** Writes every managed key and the applied table to {@code target} (not closed). */
-    public void writeSnapshot(OutputStream target) throws IOException {
-        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(target, 64 * 1024));
-        out.writeInt(SNAPSHOT_MAGIC);
-        out.writeByte(SNAPSHOT_FORMAT);
-        try {
-            forEachEntry(entry -> {
-                try {
-                    writeEntry(out, entry);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
+    /**
+     * A page of this replica's state for a joiner ({@link SnapshotPage}), from {@code position}, of about {@code maxBytes}
+     * (at least one entry unless the scan is over). Reads while the applier keeps applying: nothing pauses. At
+     * {@link SnapshotPage.Position#START} it first reads the applied table, then the keys, so every key of the transfer
+     * holds at least what that table names. Sets of more than {@link #WHOLE_SET_MEMBERS} members are sent in parts
+     * (SSCAN), so no page and no Redis call grows with the fleet.
+     */
+    public SnapshotPage readSnapshotPage(SnapshotPage.Position position, long maxBytes) {
+        List<String> prefixes = keyspace.prefixes();
+        if (position.prefix() > prefixes.size()) {
+            throw new IllegalArgumentException("no managed prefix " + position.prefix());
         }
-        out.writeByte(END);
-        out.flush();
+        try (Jedis jedis = pool.getResource()) {
+            Map<String, Long> applied = new HashMap<>();
+            if (position.start()) {
+                jedis.hgetAll(keyspace.appliedTableKey()).forEach((origin, seq) -> applied.put(origin, Long.parseLong(seq)));
+            }
+            List<SnapshotPage.Entry> entries = new ArrayList<>();
+            long bytes = 0;
+            int prefix = position.prefix();
+            String cursor = position.cursor();
+            List<SnapshotPage.PendingSet> pending = new ArrayList<>(position.pending());
+            while (bytes < maxBytes) {
+                if (!pending.isEmpty()) {
+                    SnapshotPage.PendingSet set = pending.get(0);
+                    if (!keyspace.isManaged(set.key())) {
+                        throw new IllegalArgumentException("not a managed key: " + set.key());
+                    }
+                    ScanResult<String> part = jedis.sscan(set.key(), set.cursor(), new ScanParams().count(SCAN_COUNT));
+                    if (!part.getResult().isEmpty()) {
+                        SnapshotPage.Entry entry = new SnapshotPage.Entry(SnapshotPage.Entry.Kind.SET_PART, set.key(), Map.of(),
+                                new HashSet<>(part.getResult()), null);
+                        entries.add(entry);
+                        bytes += entry.size();
+                    }
+                    if (part.getCursor().equals(ScanParams.SCAN_POINTER_START)) {
+                        pending.remove(0);
+                    } else {
+                        pending.set(0, new SnapshotPage.PendingSet(set.key(), part.getCursor()));
+                    }
+                    continue;
+                }
+                if (prefix == prefixes.size()) {
+                    return new SnapshotPage(applied, entries, null);
+                }
+                // SCAN's COUNT is a hint of how many keys one call returns: about what the page's budget leaves room for
+                int count = (int) Math.max(10, Math.min(SCAN_COUNT, (maxBytes - bytes) / 256));
+                ScanParams params = new ScanParams().match(ReplicatedKeyspace.scanPattern(prefixes.get(prefix))).count(count);
+                ScanResult<String> page = jedis.scan(cursor, params);
+                for (SnapshotPage.Entry entry : readPage(jedis, page.getResult(), pending)) {
+                    entries.add(entry);
+                    bytes += entry.size();
+                }
+                cursor = page.getCursor();
+                if (cursor.equals(ScanParams.SCAN_POINTER_START)) {
+                    prefix++;
+                }
+            }
+            if (prefix == prefixes.size() && pending.isEmpty()) {
+                return new SnapshotPage(applied, entries, null);
+            }
+            return new SnapshotPage(applied, entries, new SnapshotPage.Position(prefix, cursor, pending));
+        }
     }
 
     /**
-     * Replaces every managed key and the applied table with the snapshot read from {@code source} (not closed), if
-     * the snapshot holds everything {@code applied} names (per origin, what this replica applied: the snapshot's
-     * applied table must reach it), else changes nothing and throws. Never leaves a state that looks complete and is
-     * not: before the first managed key is deleted it sets {@link ReplicatedKeyspace#incompleteKey()}, and it writes
-     * the applied table last, in the transaction that removes that marker. An interrupted restore (a failed stream,
-     * a timeout, a crash of this replica or of its Redis) leaves the marker, no applied table and part of the keys:
-     * {@link #incompleteState()} then says so, after a restart too, until a complete snapshot is installed.
-     *
-     * @throws IOException if the snapshot is malformed, does not hold what {@code applied} names, or breaks off
+     * Begins replacing this replica's state with a transfer's pages: marks the state incomplete
+     * ({@link ReplicatedKeyspace#incompleteKey()}, before anything is deleted), then deletes every managed key, the applied
+     * table and the command logs (a log that did not follow the new state would claim commands this replica no longer
+     * holds in order). From here until {@link #completeReplacing} the state is incomplete, after a crash or restart too
+     * ({@link #incompleteState()}). The applier must not apply meanwhile ({@link Applier#replaceState}).
      */
-    public synchronized void restore(InputStream source, Map<String, Long> applied) throws IOException {
-        DataInputStream in = new DataInputStream(new BufferedInputStream(source, 64 * 1024));
-        if (in.readInt() != SNAPSHOT_MAGIC) {
-            throw new IOException("not a vpki replication snapshot");
-        }
-        int format = in.readUnsignedByte();
-        if (format != SNAPSHOT_FORMAT) {
-            throw new IOException("unknown snapshot format " + format);
-        }
-        // the provider writes its applied table first (forEachEntry): decide before anything is replaced
-        Entry first = readEntry(in);
-        Map<String, String> table = first != null && first.kind() == HASH && first.key().equals(keyspace.appliedTableKey())
-                ? first.pairs()
-                : Map.of();
-        for (Map.Entry<String, Long> mine : applied.entrySet()) {
-            String theirs = table.get(mine.getKey());
-            if (mine.getValue() > 0 && (theirs == null || Long.parseLong(theirs) < mine.getValue())) {
-                throw new IOException("the snapshot holds " + mine.getKey() + " up to " + (theirs == null ? 0 : theirs)
-                        + ", this replica applied it up to " + mine.getValue() + ": not replaced");
-            }
-        }
-        Entry pending = table.isEmpty() ? first : readEntry(in);
+    public synchronized void beginReplacing(String why) {
         listeners.forEach(KeyWriteListener::replacing);
         try (Jedis jedis = pool.getResource()) {
-            jedis.set(keyspace.incompleteKey(), "a state transfer began replacing this replica's state and did not finish");
+            jedis.set(keyspace.incompleteKey(), why);
             deleteManagedKeys(jedis);
+            deleteMatching(jedis, ReplicatedKeyspace.scanPattern(keyspace.logKey("")));
+        } finally {
+            listeners.forEach(KeyWriteListener::written);
+        }
+    }
+
+    /**
+     * Writes one page of a transfer ({@link #beginReplacing} first): a whole hash, set or string replaces its key, a part
+     * of a large set is added to it. Idempotent: a page written twice, or a key that comes back in a later page (SCAN may
+     * return a key twice; the later read is the newer), leaves the same state.
+     *
+     * @throws IllegalArgumentException if an entry names a key outside the managed keys (nothing of the page is written)
+     */
+    public synchronized void installPage(SnapshotPage page) {
+        for (SnapshotPage.Entry entry : page.entries()) {
+            if (!keyspace.isManaged(entry.key())) {
+                throw new IllegalArgumentException("snapshot entry " + entry.key() + " is not a managed key");
+            }
+        }
+        listeners.forEach(KeyWriteListener::replacing);
+        try (Jedis jedis = pool.getResource()) {
             Pipeline pipeline = jedis.pipelined();
-            int written = 0;
-            for (Entry entry = pending; entry != null; entry = readEntry(in)) {
-                if (entry.key().equals(keyspace.appliedTableKey()) || !keyspace.isManaged(entry.key())) {
-                    throw new IOException("snapshot entry " + entry.key() + " is not a managed key");
-                }
+            for (SnapshotPage.Entry entry : page.entries()) {
                 switch (entry.kind()) {
-                    case HASH -> pipeline.hset(entry.key(), entry.pairs());
-                    case SET -> pipeline.sadd(entry.key(), entry.members().toArray(String[]::new));
-                    default -> pipeline.set(entry.key(), entry.value());
-                }
-                if (++written % WRITE_BATCH == 0) {
-                    pipeline.sync();
+                    case HASH -> {
+                        pipeline.del(entry.key());
+                        if (!entry.pairs().isEmpty()) {
+                            pipeline.hset(entry.key(), entry.pairs());
+                        }
+                    }
+                    case SET -> {
+                        pipeline.del(entry.key());
+                        if (!entry.members().isEmpty()) {
+                            pipeline.sadd(entry.key(), entry.members().toArray(String[]::new));
+                        }
+                    }
+                    case SET_PART -> {
+                        if (!entry.members().isEmpty()) {
+                            pipeline.sadd(entry.key(), entry.members().toArray(String[]::new));
+                        }
+                    }
+                    case STRING -> pipeline.set(entry.key(), entry.value());
                 }
             }
             pipeline.sync();
+        } finally {
+            listeners.forEach(KeyWriteListener::written);
+        }
+    }
+
+    /**
+     * Ends a transfer whose every page is installed: writes {@code applied} (the first page's table) as the applied table
+     * and removes the incomplete mark, in one transaction. The commands above {@code applied} are then fetched from the
+     * peers' logs and applied again ({@link SnapshotPage}).
+     */
+    public synchronized void completeReplacing(Map<String, Long> applied) {
+        listeners.forEach(KeyWriteListener::replacing);
+        try (Jedis jedis = pool.getResource()) {
             Transaction complete = jedis.multi();
-            if (!table.isEmpty()) {
+            if (!applied.isEmpty()) {
+                Map<String, String> table = new HashMap<>();
+                applied.forEach((origin, seq) -> table.put(origin, padded(seq)));
                 complete.hset(keyspace.appliedTableKey(), table);
             }
             complete.del(keyspace.incompleteKey());
@@ -324,7 +383,7 @@ public final class RedisStateMachine {
 
     /**
      * Why this replica's state is incomplete (a state transfer began replacing it and did not finish:
-     * {@link #restore}), or empty if it is not. Read from Redis, so it holds across restarts of the replica.
+     * {@link #beginReplacing}), or empty if it is not. Read from Redis, so it holds across restarts of the replica.
      */
     public Optional<String> incompleteState() {
         try (Jedis jedis = pool.getResource()) {
@@ -337,20 +396,24 @@ public final class RedisStateMachine {
      * order: two replicas hold the same replicated state exactly when their digests are equal.
      */
     public String digest() {
-        TreeMap<String, Entry> sorted = new TreeMap<>();
+        TreeMap<String, SnapshotPage.Entry> sorted = new TreeMap<>();
         forEachEntry(entry -> sorted.put(entry.key(), entry));
         try {
             MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-            for (Entry entry : sorted.values()) {
-                sha256.update((byte) entry.kind());
+            for (SnapshotPage.Entry entry : sorted.values()) {
+                sha256.update(switch (entry.kind()) {
+                    case HASH -> (byte) 'H';
+                    case SET, SET_PART -> (byte) 'S';
+                    case STRING -> (byte) 'V';
+                });
                 update(sha256, entry.key());
                 switch (entry.kind()) {
                     case HASH -> new TreeMap<>(entry.pairs()).forEach((field, value) -> {
                         update(sha256, field);
                         update(sha256, value);
                     });
-                    case SET -> new TreeSet<>(entry.members()).forEach(member -> update(sha256, member));
-                    default -> update(sha256, entry.value());
+                    case SET, SET_PART -> new TreeSet<>(entry.members()).forEach(member -> update(sha256, member));
+                    case STRING -> update(sha256, entry.value());
                 }
             }
             return HexFormat.of().formatHex(sha256.digest());
@@ -381,8 +444,8 @@ public final class RedisStateMachine {
         SortedMap<String, KeyContent> sorted = new TreeMap<>();
         forEachEntry(entry -> sorted.put(entry.key(), switch (entry.kind()) {
             case HASH -> new KeyContent(entry.key(), KeyContent.Kind.HASH, entry.pairs(), Set.of(), null);
-            case SET -> new KeyContent(entry.key(), KeyContent.Kind.SET, Map.of(), entry.members(), null);
-            default -> new KeyContent(entry.key(), KeyContent.Kind.STRING, Map.of(), Set.of(), entry.value());
+            case SET, SET_PART -> new KeyContent(entry.key(), KeyContent.Kind.SET, Map.of(), entry.members(), null);
+            case STRING -> new KeyContent(entry.key(), KeyContent.Kind.STRING, Map.of(), Set.of(), entry.value());
         }));
         return sorted;
     }
@@ -396,29 +459,31 @@ public final class RedisStateMachine {
         digest.update(utf8);
     }
 
-    /** A key's content: a hash ({@code pairs}), a set ({@code members}) or a string ({@code value}). */
-    private record Entry(int kind, String key, Map<String, String> pairs, Set<String> members, String value) {
-    }
-
-    private void forEachEntry(Consumer<Entry> consumer) {
+    /** Every managed key and the applied table, each whole (for digests and comparisons, not for transfers). */
+    private void forEachEntry(Consumer<SnapshotPage.Entry> consumer) {
         try (Jedis jedis = pool.getResource()) {
             Map<String, String> table = jedis.hgetAll(keyspace.appliedTableKey());
             if (!table.isEmpty()) {
-                consumer.accept(new Entry(HASH, keyspace.appliedTableKey(), table, Set.of(), null));
+                consumer.accept(new SnapshotPage.Entry(SnapshotPage.Entry.Kind.HASH, keyspace.appliedTableKey(), table, Set.of(),
+                        null));
             }
             for (String prefix : keyspace.prefixes()) {
                 ScanParams params = new ScanParams().match(ReplicatedKeyspace.scanPattern(prefix)).count(SCAN_COUNT);
                 String cursor = ScanParams.SCAN_POINTER_START;
                 do {
                     ScanResult<String> page = jedis.scan(cursor, params);
-                    readPage(jedis, page.getResult()).forEach(consumer);
+                    readPage(jedis, page.getResult(), null).forEach(consumer);
                     cursor = page.getCursor();
                 } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
             }
         }
     }
 
-    private static List<Entry> readPage(Jedis jedis, List<String> keys) {
+    /**
+     * The content of {@code keys}, pipelined. With {@code largeSets}, a set of more than {@link #WHOLE_SET_MEMBERS} members
+     * is not read but added there, to be sent in parts; without, every set is read whole.
+     */
+    private static List<SnapshotPage.Entry> readPage(Jedis jedis, List<String> keys, List<SnapshotPage.PendingSet> largeSets) {
         Pipeline types = jedis.pipelined();
         List<Response<String>> typeResponses = keys.stream().map(types::type).toList();
         types.sync();
@@ -428,20 +493,45 @@ public final class RedisStateMachine {
             String key = keys.get(i);
             contents.add(switch (typeResponses.get(i).get()) {
                 case "hash" -> reads.hgetAll(key);
-                case "set" -> reads.smembers(key);
+                case "set" -> largeSets == null ? reads.smembers(key) : reads.scard(key);
                 case "string" -> reads.get(key);
-                case "none" -> null; // cannot happen while the applier is paused; tolerated for digests
+                case "none" -> null; // deleted since SCAN returned it
                 default -> throw new IllegalStateException("managed key " + key + " holds an unsupported type");
             });
         }
         reads.sync();
-        List<Entry> entries = new ArrayList<>(keys.size());
+        Pipeline sets = jedis.pipelined();
+        Map<Integer, Response<Set<String>>> members = new HashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (largeSets != null && typeResponses.get(i).get().equals("set")) {
+                if ((Long) contents.get(i).get() > WHOLE_SET_MEMBERS) {
+                    largeSets.add(new SnapshotPage.PendingSet(keys.get(i), ScanParams.SCAN_POINTER_START));
+                } else {
+                    members.put(i, sets.smembers(keys.get(i)));
+                }
+            }
+        }
+        sets.sync();
+        List<SnapshotPage.Entry> entries = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
             switch (typeResponses.get(i).get()) {
-                case "hash" -> entries.add(new Entry(HASH, key, castMap(contents.get(i).get()), Set.of(), null));
-                case "set" -> entries.add(new Entry(SET, key, Map.of(), castSet(contents.get(i).get()), null));
-                case "string" -> entries.add(new Entry(STRING, key, Map.of(), Set.of(), (String) contents.get(i).get()));
+                case "hash" -> entries.add(new SnapshotPage.Entry(SnapshotPage.Entry.Kind.HASH, key, castMap(contents.get(i).get()),
+                        Set.of(), null));
+                case "set" -> {
+                    Set<String> whole = largeSets == null
+                            ? castSet(contents.get(i).get())
+                            : members.containsKey(i) ? members.get(i).get() : null;
+                    if (whole != null) {
+                        entries.add(new SnapshotPage.Entry(SnapshotPage.Entry.Kind.SET, key, Map.of(), whole, null));
+                    }
+                }
+                case "string" -> {
+                    String value = (String) contents.get(i).get();
+                    if (value != null) {
+                        entries.add(new SnapshotPage.Entry(SnapshotPage.Entry.Kind.STRING, key, Map.of(), Set.of(), value));
+                    }
+                }
                 default -> {
                     // key vanished between SCAN and TYPE
                 }
@@ -463,66 +553,19 @@ public final class RedisStateMachine {
     private void deleteManagedKeys(Jedis jedis) {
         jedis.del(keyspace.appliedTableKey());
         for (String prefix : keyspace.prefixes()) {
-            ScanParams params = new ScanParams().match(ReplicatedKeyspace.scanPattern(prefix)).count(SCAN_COUNT);
-            String cursor = ScanParams.SCAN_POINTER_START;
-            do {
-                ScanResult<String> page = jedis.scan(cursor, params);
-                if (!page.getResult().isEmpty()) {
-                    jedis.unlink(page.getResult().toArray(String[]::new));
-                }
-                cursor = page.getCursor();
-            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+            deleteMatching(jedis, ReplicatedKeyspace.scanPattern(prefix));
         }
     }
 
-    private static void writeEntry(DataOutputStream out, Entry entry) throws IOException {
-        out.writeByte(entry.kind());
-        CommandCodec.writeString(out, entry.key());
-        switch (entry.kind()) {
-            case HASH -> {
-                CommandCodec.writeVarLong(out, entry.pairs().size());
-                for (Map.Entry<String, String> pair : entry.pairs().entrySet()) {
-                    CommandCodec.writeString(out, pair.getKey());
-                    CommandCodec.writeString(out, pair.getValue());
-                }
+    private static void deleteMatching(Jedis jedis, String pattern) {
+        ScanParams params = new ScanParams().match(pattern).count(SCAN_COUNT);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        do {
+            ScanResult<String> page = jedis.scan(cursor, params);
+            if (!page.getResult().isEmpty()) {
+                jedis.unlink(page.getResult().toArray(String[]::new));
             }
-            case SET -> {
-                CommandCodec.writeVarLong(out, entry.members().size());
-                for (String member : entry.members()) {
-                    CommandCodec.writeString(out, member);
-                }
-            }
-            default -> CommandCodec.writeString(out, entry.value());
-        }
-    }
-
-    private static Entry readEntry(DataInputStream in) throws IOException {
-        int kind = in.readUnsignedByte();
-        if (kind == END) {
-            return null;
-        }
-        String key = CommandCodec.readString(in);
-        switch (kind) {
-            case HASH -> {
-                int count = CommandCodec.readCount(in);
-                Map<String, String> pairs = new HashMap<>(Math.min(count, 1_024) * 2);
-                for (int i = 0; i < count; i++) {
-                    pairs.put(CommandCodec.readString(in), CommandCodec.readString(in));
-                }
-                return new Entry(HASH, key, pairs, Set.of(), null);
-            }
-            case SET -> {
-                int count = CommandCodec.readCount(in);
-                Set<String> members = new HashSet<>(Math.min(count, 1_024) * 2);
-                for (int i = 0; i < count; i++) {
-                    members.add(CommandCodec.readString(in));
-                }
-                return new Entry(SET, key, Map.of(), members, null);
-            }
-            case STRING -> {
-                return new Entry(STRING, key, Map.of(), Set.of(), CommandCodec.readString(in));
-            }
-            default -> throw new IOException("unknown snapshot entry kind " + kind);
-        }
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
     }
 }

@@ -37,11 +37,16 @@ import java.util.Objects;
  *                        ({@link PeerDelay}; docs/design-wan-emulation.md); empty (the default) in a deployment,
  *                        where the network has its own delays. A round trip (twice a delay) must stay shorter
  *                        than the {@link #lease()}
+ * @param maxLogCommands  how many commands of one origin a command log keeps at most while a member of
+ *                        {@code expectedMembers} is absent or stale ({@code vpki.replication.log-max-commands}): beyond
+ *                        it the oldest are trimmed although that member lacks them, and it rejoins through a state
+ *                        transfer ({@link StateTransfer}). With every member present, logs are trimmed of what all
+ *                        applied, whatever this bound
  */
 public record ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
                                 String bindAddress, int bindPort, Discovery discovery, int expectedMembers,
                                 Timeouts timeouts, Duration applyGrouping, Duration statusInterval, Tls tls,
-                                Map<String, Duration> emulatedDelays) {
+                                Map<String, Duration> emulatedDelays, long maxLogCommands) {
 
     /** The default {@link #applyGrouping}: twice the gap between commands at 1,000 commands/s. */
     public static final Duration DEFAULT_APPLY_GROUPING = Duration.ofMillis(2);
@@ -103,7 +108,7 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
 
     /**
      * @param reply            how long {@link Replica#submit} waits for confirmations before reporting an unknown outcome
-     * @param stateTransfer    how long joining waits for the state
+     * @param stateTransfer    how long one page of a state transfer may take ({@link StateTransfer}), and the applier to pause
      * @param join             how long a starting member looks for an existing coordinator
      * @param failureDetection silence after which a member is suspected (keep it above the worst GC pause)
      */
@@ -160,6 +165,9 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
             throw new IllegalArgumentException("bind-port must be 1..65535, got " + bindPort);
         }
         Objects.requireNonNull(discovery, "discovery");
+        if (maxLogCommands < 1) {
+            throw new IllegalArgumentException("log-max-commands must be at least 1, got " + maxLogCommands);
+        }
         if (expectedMembers < 1) {
             throw new IllegalArgumentException("expected-members must be at least 1, got " + expectedMembers);
         }
@@ -188,6 +196,21 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
         });
     }
 
+    /**
+     * Default {@link #maxLogCommands}: about 650 MB of a replica's Redis per origin at the 1.3 KB of an enrolment command.
+     * A member absent longer than the group takes to write that many commands of one origin rejoins through a state
+     * transfer.
+     */
+    public static final long DEFAULT_MAX_LOG_COMMANDS = 500_000;
+
+    /** With the default {@link #DEFAULT_MAX_LOG_COMMANDS}. */
+    public ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
+                             String bindAddress, int bindPort, Discovery discovery, int expectedMembers, Timeouts timeouts,
+                             Duration applyGrouping, Duration statusInterval, Tls tls, Map<String, Duration> emulatedDelays) {
+        this(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers, timeouts,
+                applyGrouping, statusInterval, tls, emulatedDelays, DEFAULT_MAX_LOG_COMMANDS);
+    }
+
     /** Without emulated delays. */
     public ReplicationConfig(String clusterName, String replicaId, Order order, Propagation propagation,
                              String bindAddress, int bindPort, Discovery discovery, int expectedMembers, Timeouts timeouts,
@@ -207,13 +230,19 @@ public record ReplicationConfig(String clusterName, String replicaId, Order orde
     /** The same configuration with mutual TLS of the transport. */
     public ReplicationConfig withTls(Tls transportSecurity) {
         return new ReplicationConfig(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers,
-                timeouts, applyGrouping, statusInterval, transportSecurity, emulatedDelays);
+                timeouts, applyGrouping, statusInterval, transportSecurity, emulatedDelays, maxLogCommands);
+    }
+
+    /** The same configuration with command logs bounded to {@code commands} per origin ({@link #maxLogCommands}). */
+    public ReplicationConfig withMaxLogCommands(long commands) {
+        return new ReplicationConfig(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers,
+                timeouts, applyGrouping, statusInterval, tls, emulatedDelays, commands);
     }
 
     /** The same configuration with these one-way delays from peers ({@link #emulatedDelays}; experiments only). */
     public ReplicationConfig withEmulatedDelays(Map<String, Duration> delays) {
         return new ReplicationConfig(clusterName, replicaId, order, propagation, bindAddress, bindPort, discovery, expectedMembers,
-                timeouts, applyGrouping, statusInterval, tls, delays);
+                timeouts, applyGrouping, statusInterval, tls, delays, maxLogCommands);
     }
 
     /** With the default {@link #DEFAULT_STATUS_INTERVAL}. */

@@ -41,6 +41,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       replica's control thread about once a second, never by a scrape (a Redis that hangs must not hang the scrape
  *       that would report it); NaN once the last read is a few seconds old;</li>
  *   <li>{@code vpki.replication.recovered} (counter): commands fetched from a peer's log (gaps filled, catching up);</li>
+ *   <li>{@code vpki.replication.transfer.entries}, {@code vpki.replication.transfer.bytes} (counters): keys (or parts of
+ *       large sets) and bytes this replica installed from state-transfer pages ({@link StateTransfer}); their rate is
+ *       the transfer's progress;</li>
+ *   <li>{@code vpki.replication.transfer.served} (counter, bytes): state-transfer pages this replica served to a
+ *       joiner;</li>
  *   <li>{@code vpki.replication.refused} (counter, tag {@code reason}): messages refused unread and changing nothing:
  *       {@code malformed} (any kind of message that does not decode), {@code direct} (a delivered command its
  *       origin did not sign, {@link OriginAuthentication}), {@code pull} (such a command in a peer's answer to a
@@ -56,6 +61,9 @@ final class ReplicationMetrics {
     private final Timer applyLag;
     private final DistributionSummary applyBatch;
     private final Counter recovered;
+    private final Counter transferEntries;
+    private final Counter transferBytes;
+    private final Counter transferServed;
     private final Map<String, Counter> commands = new ConcurrentHashMap<>();
     private final Map<String, Counter> refused = new ConcurrentHashMap<>();
 
@@ -135,6 +143,12 @@ final class ReplicationMetrics {
         }).description("the replica's Redis memory limit (maxmemory; 0 = none)").baseUnit("bytes").tags(tags).register(registry);
         this.recovered = Counter.builder("vpki.replication.recovered")
                 .description("commands fetched from a peer's log").baseUnit("commands").tags(tags).register(registry);
+        this.transferEntries = Counter.builder("vpki.replication.transfer.entries")
+                .description("keys (or parts of large sets) installed from state-transfer pages").tags(tags).register(registry);
+        this.transferBytes = Counter.builder("vpki.replication.transfer.bytes")
+                .description("bytes of state-transfer pages installed").baseUnit("bytes").tags(tags).register(registry);
+        this.transferServed = Counter.builder("vpki.replication.transfer.served")
+                .description("bytes of state-transfer pages served to joiners").baseUnit("bytes").tags(tags).register(registry);
     }
 
     private static double orNaN(long value) {
@@ -154,6 +168,17 @@ final class ReplicationMetrics {
 
     void recovered(int count) {
         recovered.increment(count);
+    }
+
+    /** A state-transfer page of {@code entries} entries and {@code bytes} bytes was installed here. */
+    void transferPage(int entries, long bytes) {
+        transferEntries.increment(entries);
+        transferBytes.increment(bytes);
+    }
+
+    /** A state-transfer page of {@code bytes} bytes was served to a joiner. */
+    void transferServed(long bytes) {
+        transferServed.increment(bytes);
     }
 
     void submitted(Duration latency) {

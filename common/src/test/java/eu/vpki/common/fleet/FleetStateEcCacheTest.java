@@ -11,6 +11,8 @@ import eu.vpki.common.replication.CommandId;
 import eu.vpki.common.replication.Operation;
 import eu.vpki.common.replication.RedisStateMachine;
 import eu.vpki.common.replication.ReplicaStatus;
+import eu.vpki.common.replication.SnapshotPage;
+import eu.vpki.common.replication.SnapshotPages;
 import eu.vpki.common.testing.RedisFixtureExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,8 +21,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,12 +113,11 @@ class FleetStateEcCacheTest {
 
     @Test
     void stateTransfer_isSeenByTheNextRead() throws Exception {
-        ByteArrayOutputStream active = new ByteArrayOutputStream();
-        stateMachine.writeSnapshot(active);
+        List<SnapshotPage> active = SnapshotPages.read(stateMachine, 1 << 20);
         apply(FleetCommands.changeStatus(station.withStatus(StationStatus.SUSPENDED, 6)));
         assertThat(fleet.ecWithStation(ec.id()).station().orElseThrow().status()).isEqualTo(StationStatus.SUSPENDED);
 
-        stateMachine.restore(new ByteArrayInputStream(active.toByteArray()), java.util.Map.of());
+        SnapshotPages.install(stateMachine, active, active.size());
 
         assertThat(fleet.ecWithStation(ec.id()).station().orElseThrow().status()).isEqualTo(StationStatus.ACTIVE);
     }

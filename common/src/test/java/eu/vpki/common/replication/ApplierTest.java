@@ -47,6 +47,11 @@ class ApplierTest {
 
     /** Starts an applier for replica {@code r0} that may hold other origins' commands for {@code grouping}. */
     private void start(Duration grouping) {
+        start(grouping, Applier.DEFAULT_MAX_HELD);
+    }
+
+    /** Starts an applier for replica {@code r0} holding back at most {@code maxHeld} commands per origin. */
+    private void start(Duration grouping, int maxHeld) {
         ReplicationConfig config = new ReplicationConfig("t", "r0", ReplicationConfig.Order.FIFO,
                 ReplicationConfig.Propagation.ASYNC, "127.0.0.1", 7800,
                 new ReplicationConfig.Discovery.TcpPing("127.0.0.1[7800]"), 1,
@@ -84,8 +89,8 @@ class ApplierTest {
                 return null;
             }
         });
-        applier = new Applier("r0", grouping, new RedisStateMachine(pool, KEYSPACE), watermarks, metrics, Clock.systemUTC(),
-                failure::set);
+        applier = new Applier("r0", grouping, maxHeld, new RedisStateMachine(pool, KEYSPACE), watermarks, metrics,
+                Clock.systemUTC(), failure::set);
         applier.start();
     }
 
@@ -140,6 +145,44 @@ class ApplierTest {
 
         assertThat(stored(1)).isFalse();
         assertThat(List.of(stored(2), stored(3), stored(4))).containsOnly(true);
+        assertThat(failure.get()).isNull();
+    }
+
+    /**
+     * Issue #38, "heap and hold-back bounded by configuration": a member catching up while the group keeps writing held
+     * every live command behind its gap, without limit. Now it holds at most maxHeld per origin (the lowest), drops the
+     * rest ("not applied") and says from where they must be fetched again; once fetched, everything is applied.
+     */
+    @Test
+    void aFullHoldBack_dropsTheHighest_andSaysFromWhereToFetchThemAgain() throws Exception {
+        start(Duration.ZERO, 5);
+        RecordingResponse dropped = new RecordingResponse();
+        for (long seq = 20; seq >= 12; seq--) {
+            applier.deliver(put(seq), seq == 20 ? dropped : null); // out of order: the lowest are kept
+        }
+        for (long seq = 2; seq <= 11; seq++) {
+            applier.deliver(put(seq), null);
+        }
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> applier.gaps().containsKey("gone")
+                && applier.fetchableFrom("gone") == 7);
+        assertThat(applier.gaps().get("gone").held()).isEqualTo(5); // 2..6
+        assertThat(dropped.replies).containsExactly(false);
+        assertThat(applier.received("gone")).isEqualTo(20);
+
+        applier.recover(List.of(put(1))); // the gap closes: 1..6 applied, 7..20 must be fetched
+        watermarks.whenApplied(new CommandId("gone", 6)).get(5, TimeUnit.SECONDS);
+        assertThat(watermarks.appliedSeq("gone")).isEqualTo(6);
+        assertThat(applier.fetchableFrom("gone")).isEqualTo(7);
+
+        List<Command> rest = new java.util.ArrayList<>();
+        for (long seq = 7; seq <= 20; seq++) {
+            rest.add(put(seq));
+        }
+        applier.recover(rest);
+        watermarks.whenApplied(new CommandId("gone", 20)).get(5, TimeUnit.SECONDS);
+        assertThat(applier.fetchableFrom("gone")).isEqualTo(Long.MAX_VALUE);
+        assertThat(applier.gaps()).isEmpty();
         assertThat(failure.get()).isNull();
     }
 

@@ -4,24 +4,17 @@ import org.jgroups.JChannel;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
  * JGroups channels on the replicas' own stack ({@link JGroupsStack}) with no {@link Replica} above them, for
  * tests of the stack itself (TLS, {@link PeerDelay}): each named after its replica id, every message it receives
- * handed to a consumer; a state asked of one is answered with one byte, and the replica ids that served or
- * received a state are recorded; {@link #close()} closes them all.
+ * handed to a consumer; {@link #close()} closes them all.
  */
 final class BareChannels implements AutoCloseable {
     private final List<JChannel> channels = new ArrayList<>();
-    private final List<String> statesServed = new CopyOnWriteArrayList<>();
-    private final List<String> statesReceived = new CopyOnWriteArrayList<>();
 
     /** A FIFO, ASYNC configuration on loopback with TCPPING over {@code hosts} and two expected members. */
     static ReplicationConfig config(String id, int port, String hosts, ReplicationConfig.Timeouts timeouts) {
@@ -39,30 +32,9 @@ final class BareChannels implements AutoCloseable {
             public void receive(Message message) {
                 received.accept(message);
             }
-
-            @Override
-            public void getState(OutputStream output) throws IOException {
-                statesServed.add(config.replicaId());
-                output.write(new byte[]{1});
-            }
-
-            @Override
-            public void setState(InputStream input) {
-                statesReceived.add(config.replicaId());
-            }
         });
         channel.connect(cluster);
         return channel;
-    }
-
-    /** Replica ids of the channels that answered a state request. */
-    List<String> statesServed() {
-        return statesServed;
-    }
-
-    /** Replica ids of the channels that received a state. */
-    List<String> statesReceived() {
-        return statesReceived;
     }
 
     @Override

@@ -46,6 +46,8 @@ class CommandCodecFuzzTest {
                 case CommandCodec.APPLIED_ANSWER -> CommandCodec.decodeAppliedAnswer(input);
                 case CommandCodec.SEALED -> CommandCodec.decodeSealed(input);
                 case CommandCodec.TAGGED -> CommandCodec.decodeTagged(input);
+                case CommandCodec.SNAPSHOT_REQUEST -> CommandCodec.decodeSnapshotRequest(input);
+                case CommandCodec.SNAPSHOT_PAGE -> CommandCodec.decodeSnapshotPage(input);
                 default -> {
                     // ignored by the replica
                 }
@@ -139,6 +141,18 @@ class CommandCodecFuzzTest {
                 Map.of("ea-1~mi3k2x1c", 42L, "op-1~mi3k0000", 18L), Map.of("op-1~mi3k0000", 3L), 81_234_567_890_123L,
                 Map.of("op-1~mi3k0000", 81_230_000_000_000L, "ea-2~mi3k2x1d", 81_229_500_000_000L))));
         corpus.write("message", "pull", CommandCodec.encodePull(new CommandCodec.Pull("op-1~mi3k0000", 10, 18)));
+        SnapshotPage.Position position = new SnapshotPage.Position(1, "17408",
+                List.of(new SnapshotPage.PendingSet("ea:operator:op-1", "2048")));
+        corpus.write("message", "snapshot-request", CommandCodec.encodeSnapshotRequest(position));
+        corpus.write("message", "snapshot-page", CommandCodec.encodeSnapshotPage(new SnapshotPage(
+                Map.of("op-1~mi3k0000", 18L, "ea-1~mi3k2x1c", 42L),
+                List.of(new SnapshotPage.Entry(SnapshotPage.Entry.Kind.HASH, "ea:station:VIN-WVW000000000001",
+                        Map.of("status", "ACTIVE", "@version", "0001732000000000"), java.util.Set.of(), null),
+                        new SnapshotPage.Entry(SnapshotPage.Entry.Kind.SET_PART, "ea:operator:op-1", Map.of(),
+                                java.util.Set.of("VIN-WVW000000000001", "VIN-WVW000000000002"), null),
+                        new SnapshotPage.Entry(SnapshotPage.Entry.Kind.STRING, "ea:ecidx:00ff", Map.of(), java.util.Set.of(),
+                                "VIN-WVW000000000001")),
+                position)));
         assertThat(CommandCodec.decode(CommandCodec.encode(enrolment))).isEqualTo(enrolment);
     }
 }

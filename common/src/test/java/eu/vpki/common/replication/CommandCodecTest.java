@@ -22,6 +22,25 @@ class CommandCodecTest {
             new Operation.Put("ea:ec-index:ab12", "")));
 
     @Test
+    void snapshotPagesAndRequests_roundTrip_andATruncatedPageIsATypedRefusal() {
+        SnapshotPage.Position position = new SnapshotPage.Position(2, "123",
+                List.of(new SnapshotPage.PendingSet("k:big", "77"), new SnapshotPage.PendingSet("k:big2", "0")));
+        SnapshotPage page = new SnapshotPage(Map.of("ea-1~a", 5L), List.of(
+                new SnapshotPage.Entry(SnapshotPage.Entry.Kind.HASH, "k:h", Map.of("f", "v", "@version", "1"), java.util.Set.of(), null),
+                new SnapshotPage.Entry(SnapshotPage.Entry.Kind.SET, "k:s", Map.of(), java.util.Set.of("a", "b"), null),
+                new SnapshotPage.Entry(SnapshotPage.Entry.Kind.SET_PART, "k:big", Map.of(), java.util.Set.of("c"), null),
+                new SnapshotPage.Entry(SnapshotPage.Entry.Kind.STRING, "k:v", Map.of(), java.util.Set.of(), "x")), position);
+        SnapshotPage last = new SnapshotPage(Map.of(), List.of(), null);
+
+        assertThat(CommandCodec.decodeSnapshotRequest(CommandCodec.encodeSnapshotRequest(position))).isEqualTo(position);
+        assertThat(CommandCodec.decodeSnapshotPage(CommandCodec.encodeSnapshotPage(page))).isEqualTo(page);
+        assertThat(CommandCodec.decodeSnapshotPage(CommandCodec.encodeSnapshotPage(last)).last()).isTrue();
+        byte[] encoded = CommandCodec.encodeSnapshotPage(page);
+        assertThatThrownBy(() -> CommandCodec.decodeSnapshotPage(java.util.Arrays.copyOf(encoded, encoded.length - 3)))
+                .isInstanceOfSatisfying(PkiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_ENCODING));
+    }
+
+    @Test
     void roundTrip_preservesEveryOperation() {
         assertThat(CommandCodec.decode(CommandCodec.encode(EVERY_OPERATION))).isEqualTo(EVERY_OPERATION);
     }

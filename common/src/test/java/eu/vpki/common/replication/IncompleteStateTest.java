@@ -1,25 +1,27 @@
 package eu.vpki.common.replication;
 
+import eu.vpki.common.etsi.crypto.DeploymentCa;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixtureExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -29,14 +31,17 @@ import static org.awaitility.Awaitility.await;
  * until a complete snapshot is installed. Before, the restore wrote the applied table first: a replica restarted on a
  * half-restored Redis believed it had applied everything and served from part of the state. And a snapshot that lacks
  * commands this replica applied meanwhile (between choosing its provider and pausing) is refused before anything is
- * replaced: before, those commands were wiped while their watermarks stayed. Real redis-servers, real JGroups.
+ * replaced ({@link StateTransferTest}). Real redis-servers, real JGroups.
  */
 class IncompleteStateTest {
     @RegisterExtension
     static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(2);
 
     private static final ReplicatedKeyspace KEYSPACE = ReplicaClusterTest.KEYSPACE;
+    private static final String PASSWORD = "test-store-password";
     private TestCluster cluster;
+    @TempDir
+    Path dir;
 
     @AfterEach
     void close() {
@@ -49,17 +54,17 @@ class IncompleteStateTest {
         return new Command(new CommandId(origin, seq), 0, List.of(new Operation.Put(key, "v" + seq)));
     }
 
-    /** A snapshot of a state of 200 keys of origin {@code a~1} (applied up to 200), taken from {@code pool}. */
-    private static byte[] snapshotOf200Keys(JedisPool pool) throws IOException {
+    /** The pages (of about 1 kB: several) of a state of 200 keys of origin {@code a~1} (applied up to 200), read from {@code pool}. */
+    private static List<SnapshotPage> snapshotOf200Keys(JedisPool pool) {
         RedisStateMachine source = new RedisStateMachine(pool, KEYSPACE);
         List<Command> commands = new ArrayList<>();
         for (int i = 1; i <= 200; i++) {
             commands.add(put("a~1", i, "t:idx:k" + i));
         }
         source.apply(commands);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        source.writeSnapshot(out);
-        return out.toByteArray();
+        List<SnapshotPage> pages = SnapshotPages.read(source, 1_024);
+        assertThat(pages).hasSizeGreaterThan(2);
+        return pages;
     }
 
     private static void flush(JedisPool pool) {
@@ -69,47 +74,22 @@ class IncompleteStateTest {
     }
 
     @Test
-    void restoreBrokenOff_leavesTheMarkerAndNoAppliedTable_afterARestartToo() throws IOException {
+    void transferBrokenOff_leavesTheMarkerAndNoAppliedTable_afterARestartToo() {
         try (JedisPool pool = SERVERS.fixtures().get(0).newPool()) {
             flush(pool);
-            byte[] snapshot = snapshotOf200Keys(pool);
+            List<SnapshotPage> snapshot = snapshotOf200Keys(pool);
             flush(pool);
             RedisStateMachine receiver = new RedisStateMachine(pool, KEYSPACE);
-            byte[] half = Arrays.copyOf(snapshot, snapshot.length / 2);
 
-            assertThatThrownBy(() -> receiver.restore(new ByteArrayInputStream(half), Map.of())).isInstanceOf(IOException.class);
+            SnapshotPages.install(receiver, snapshot, snapshot.size() / 2);
 
             RedisStateMachine restarted = new RedisStateMachine(pool, KEYSPACE);
             assertThat(restarted.appliedSeqs()).as("no applied table claims what the half state lacks").isEmpty();
             assertThat(restarted.incompleteState()).as("the marker, read again after a restart").isPresent();
 
-            restarted.restore(new ByteArrayInputStream(snapshot), Map.of());
+            SnapshotPages.install(restarted, snapshot, snapshot.size());
             assertThat(restarted.incompleteState()).as("a complete snapshot removes it").isEmpty();
             assertThat(restarted.appliedSeqs()).isEqualTo(Map.of("a~1", 200L));
-        }
-    }
-
-    @Test
-    void snapshotWithoutWhatThisReplicaApplied_isRefusedAndChangesNothing() throws IOException {
-        try (JedisPool pool = SERVERS.fixtures().get(0).newPool()) {
-            flush(pool);
-            byte[] snapshot = snapshotOf200Keys(pool); // a~1 up to 200
-            flush(pool);
-            RedisStateMachine receiver = new RedisStateMachine(pool, KEYSPACE);
-            // applied here after the provider was chosen: a~1 up to 201 (and b~1), which the snapshot lacks
-            List<Command> mine = new ArrayList<>();
-            for (int i = 1; i <= 201; i++) {
-                mine.add(put("a~1", i, "t:idx:k" + i));
-            }
-            mine.add(put("b~1", 1, "t:idx:b"));
-            receiver.apply(mine);
-            String digest = receiver.digest();
-
-            assertThatThrownBy(() -> receiver.restore(new ByteArrayInputStream(snapshot), Map.of("a~1", 201L, "b~1", 1L)))
-                    .isInstanceOf(IOException.class).hasMessageContaining("not replaced");
-
-            assertThat(receiver.digest()).as("nothing replaced").isEqualTo(digest);
-            assertThat(receiver.incompleteState()).isEmpty();
         }
     }
 
@@ -118,9 +98,22 @@ class IncompleteStateTest {
      * complete snapshot of r0's state. Before the fix it served at once from part of the state (its applied table,
      * written first, claimed everything).
      */
-    @Test
-    void replicaRestartedOnAHalfRestoredRedis_servesOnlyOnceItInstalledACompleteSnapshot() throws IOException {
+    @ParameterizedTest(name = "TLS and sealed requests: {0}")
+    @ValueSource(booleans = {false, true})
+    void replicaRestartedOnAHalfRestoredRedis_servesOnlyOnceItInstalledACompleteSnapshot(boolean tls) {
         cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        if (tls) {
+            // with a deployment's certificates every page request and page is sealed (SenderAuthentication), as in services
+            DeploymentCa ca = DeploymentCa.generate("vpki test deployment CA", Instant.now().minusSeconds(3600), Duration.ofDays(1),
+                    new SecureRandom());
+            Path trust = dir.resolve("trust.p12");
+            ca.writeTrustStore(trust, PASSWORD.toCharArray());
+            for (String id : List.of("r0", "r1")) {
+                ca.issueKeyStore(id, Instant.now().minusSeconds(3600), Duration.ofDays(1), new SecureRandom(),
+                        dir.resolve(id + ".p12"), PASSWORD.toCharArray());
+            }
+            cluster.withTls(id -> ReplicationConfig.Tls.of(dir.resolve(id + ".p12"), PASSWORD, trust, PASSWORD));
+        }
         for (TestCluster.Member m : cluster.members()) {
             flush(m.pool);
         }
@@ -137,11 +130,9 @@ class IncompleteStateTest {
         cluster.member(1).stop();
         flush(cluster.member(1).pool);
         // r1's Redis: what a transfer of r0's state that broke off half way left
-        ByteArrayOutputStream full = new ByteArrayOutputStream();
-        new RedisStateMachine(cluster.member(0).pool, KEYSPACE).writeSnapshot(full);
-        byte[] half = Arrays.copyOf(full.toByteArray(), full.size() / 2);
+        List<SnapshotPage> full = SnapshotPages.read(new RedisStateMachine(cluster.member(0).pool, KEYSPACE), 1_024);
         RedisStateMachine r1Redis = new RedisStateMachine(cluster.member(1).pool, KEYSPACE);
-        assertThatThrownBy(() -> r1Redis.restore(new ByteArrayInputStream(half), Map.of())).isInstanceOf(IOException.class);
+        SnapshotPages.install(r1Redis, full, full.size() / 2);
         String partial = r1Redis.digest();
 
         Replica r1 = cluster.start(1);
@@ -161,15 +152,13 @@ class IncompleteStateTest {
 
     /** A lone replica (one expected member) on a half-restored Redis has nobody to take a snapshot from: it stays out, and says why. */
     @Test
-    void loneReplicaOnAHalfRestoredRedis_staysOutOfService_andSaysWhy() throws IOException {
+    void loneReplicaOnAHalfRestoredRedis_staysOutOfService_andSaysWhy() {
         cluster = new TestCluster(SERVERS.fixtures().subList(1, 2), Order.FIFO, Propagation.ASYNC, 1);
         JedisPool pool = cluster.member(0).pool;
         flush(pool);
-        byte[] snapshot = snapshotOf200Keys(pool);
+        List<SnapshotPage> snapshot = snapshotOf200Keys(pool);
         flush(pool);
-        RedisStateMachine redis = new RedisStateMachine(pool, KEYSPACE);
-        assertThatThrownBy(() -> redis.restore(new ByteArrayInputStream(Arrays.copyOf(snapshot, snapshot.length / 2)), Map.of()))
-                .isInstanceOf(IOException.class);
+        SnapshotPages.install(new RedisStateMachine(pool, KEYSPACE), snapshot, snapshot.size() / 2);
 
         Replica replica = cluster.start(0);
 

@@ -38,7 +38,7 @@ class LeaseTest {
         ReplicationMetrics metrics = DrivenMember.metrics(config, ORIGIN);
         AppliedWatermarks watermarks = new AppliedWatermarks();
         Applier applier = DrivenMember.idleApplier(ORIGIN, watermarks, metrics);
-        antiEntropy = new AntiEntropy(config, ORIGIN, applier, watermarks, null, new AntiEntropy.Peers() {
+        antiEntropy = new AntiEntropy(config, ORIGIN, applier, watermarks, null, null, new AntiEntropy.Peers() {
             @Override
             public void broadcast(byte[] report) {
             }
@@ -49,8 +49,8 @@ class LeaseTest {
             }
 
             @Override
-            public void fetchState(Address provider) {
-                throw new UnsupportedOperationException("no snapshots here");
+            public CompletableFuture<byte[]> snapshotPage(Address provider, byte[] request) {
+                return CompletableFuture.failedFuture(new UnsupportedOperationException("no snapshots here"));
             }
         }, metrics, OriginAuthentication.NONE, clock::get);
         antiEntropy.start(self, View.create(self, 1, self, peer1, peer2));

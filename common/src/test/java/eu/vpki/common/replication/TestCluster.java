@@ -95,6 +95,7 @@ final class TestCluster implements AutoCloseable {
     /** Each member's clock by replica id; the system clock unless {@link #withClocks}. */
     private java.util.function.Function<String, Clock> clocks = id -> Clock.systemUTC();
 
+    private long maxLogCommands = ReplicationConfig.DEFAULT_MAX_LOG_COMMANDS;
     /** Wraps each member's origin credentials (a test that counts their checks); none unless {@link #withCredentials}. */
     private java.util.function.UnaryOperator<OriginCredentials> credentialsWrapper = credentials -> credentials;
 
@@ -126,6 +127,12 @@ final class TestCluster implements AutoCloseable {
     /** Each member started from now on gets {@code wrapper} applied to its origin credentials (with TLS). */
     TestCluster withCredentials(java.util.function.UnaryOperator<OriginCredentials> wrapper) {
         this.credentialsWrapper = wrapper;
+        return this;
+    }
+
+    /** Command logs bounded to {@code commands} per origin for every member started from now on. */
+    TestCluster withMaxLogCommands(long commands) {
+        this.maxLogCommands = commands;
         return this;
     }
 
@@ -188,7 +195,7 @@ final class TestCluster implements AutoCloseable {
     private Replica startOnce(Member member, ReplicationConfig.Timeouts timeouts, Duration statusInterval) {
         ReplicationConfig config = new ReplicationConfig(clusterName, member.id(), order, propagation, "127.0.0.1",
                 member.port, new ReplicationConfig.Discovery.TcpPing(initialHosts()), expectedMembers, timeouts,
-                ReplicationConfig.DEFAULT_APPLY_GROUPING, statusInterval, tls.apply(member.id()));
+                ReplicationConfig.DEFAULT_APPLY_GROUPING, statusInterval, tls.apply(member.id())).withMaxLogCommands(maxLogCommands);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Replica replica = new Replica(config, keyspace, member.pool, clocks.apply(member.id()), registry,
                 config.tls().enabled() ? credentialsWrapper.apply(credentials(config.tls())) : null);

@@ -17,6 +17,8 @@ import java.util.Map;
  * {@code emulated-delays.<replica-id>}: WAN emulation for experiments only (the one-way delay added to messages from
  * that peer; unset in a deployment).
  *
+ * @param logMaxCommands   how many commands of one origin the command log keeps at most while an expected member is
+ *                         absent ({@code log-max-commands}; that member then rejoins through a state transfer)
  * @param tlsKeyStore      this replica's PKCS#12 key store from the deployment CA (its key, {@code CN=<replica-id>});
  *                         when set, the transport runs mutual TLS and every command is signed
  *                         (docs/design-replication-security.md); unset: plain TCP, nothing signed
@@ -45,6 +47,7 @@ public record ReplicationProperties(
                                     @DefaultValue("2ms") Duration applyGrouping,
                                     @DefaultValue("500ms") Duration statusInterval,
                                     Map<String, Duration> emulatedDelays,
+                                    @DefaultValue("500000") long logMaxCommands,
                                     Path tlsKeyStore,
                                     Path tlsTrustStore,
                                     Path tlsPasswordFile) {
@@ -64,7 +67,8 @@ public record ReplicationProperties(
         String id = replicaId == null || replicaId.isBlank() ? bindAddress + ":" + bindPort : replicaId;
         return new ReplicationConfig(clusterName, id, order, propagation, bindAddress, bindPort, d, members(d),
                 new ReplicationConfig.Timeouts(replyTimeout, stateTransferTimeout, joinTimeout, failureDetectionTimeout),
-                applyGrouping, statusInterval, tls(System.getenv())).withEmulatedDelays(emulatedDelays);
+                applyGrouping, statusInterval, tls(System.getenv())).withEmulatedDelays(emulatedDelays)
+                .withMaxLogCommands(logMaxCommands);
     }
 
     /** Mutual TLS when {@code tls-key-store} is set; the password from its file, else from {@code environment}. */

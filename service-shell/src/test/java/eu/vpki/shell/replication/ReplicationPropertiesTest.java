@@ -22,7 +22,7 @@ class ReplicationPropertiesTest {
         return new ReplicationProperties("vpki-ea", "ea-0", ReplicationConfig.Order.FIFO, ReplicationConfig.Propagation.ASYNC,
                 "127.0.0.1", 7800, "TCPPING", "127.0.0.1[7800]", null, null, null, null, Duration.ofSeconds(5),
                 Duration.ofSeconds(60), Duration.ofSeconds(2), Duration.ofSeconds(20), Duration.ofMillis(2), Duration.ofMillis(500), null,
-                keyStore, trustStore, passwordFile);
+                500_000, keyStore, trustStore, passwordFile);
     }
 
     @Test
