@@ -2,6 +2,7 @@ package eu.vpki.common.replication;
 
 import eu.vpki.common.error.ErrorCode;
 import org.jgroups.blocks.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,6 +109,8 @@ final class Applier {
     private volatile RuntimeException failure;
     /** While a state transfer replaces the state: deliveries and recoveries are dropped ({@link #replaceState}). */
     private volatile boolean discarding;
+    /** Why its Redis refuses to apply (out of memory), or null ({@link #applyWhenRedisHasRoom}). */
+    private volatile String storageRefused;
     private final AtomicLong discarded = new AtomicLong();
     private final int maxHeld;
     /** Per origin, the lowest and highest sequence numbers dropped because the hold-back was full, until both are applied. */
@@ -505,7 +508,7 @@ final class Applier {
         }
         List<Command> commands = new ArrayList<>(batch.size());
         batch.forEach(delivered -> commands.add(delivered.command()));
-        List<RedisStateMachine.ApplyOutcome> outcomes = stateMachine.apply(commands);
+        List<RedisStateMachine.ApplyOutcome> outcomes = applyWhenRedisHasRoom(commands);
         metrics.batchApplied(commands.size());
         long now = clock.millis();
         for (int i = 0; i < batch.size(); i++) {
@@ -526,6 +529,48 @@ final class Applier {
             answer(delivered.response(), id, null, true);
         }
         batch.clear();
+    }
+
+    /**
+     * Applies {@code commands}; while Redis refuses for lack of memory ({@code maxmemory} reached, noeviction: "OOM command
+     * not allowed"), waits and tries the same batch again (applying is idempotent; the script's first write is what Redis
+     * refuses, so nothing of a refused command is written) instead of failing the replica, which would leave the group
+     * and rejoin to fail again at the next command. Meanwhile {@link #storageRefused()} says why nothing is applied, and
+     * the replica, lagging behind, stops serving.
+     */
+    private List<RedisStateMachine.ApplyOutcome> applyWhenRedisHasRoom(List<Command> commands) {
+        long backoffMillis = 100;
+        while (true) {
+            try {
+                List<RedisStateMachine.ApplyOutcome> outcomes = stateMachine.apply(commands);
+                if (storageRefused != null) {
+                    log.info("its Redis takes writes again: applying");
+                    storageRefused = null;
+                }
+                return outcomes;
+            } catch (JedisDataException e) {
+                if (e.getMessage() == null || !e.getMessage().startsWith("OOM")) {
+                    throw e;
+                }
+                if (storageRefused == null) {
+                    log.error("its Redis refuses writes ({}): nothing is applied until memory is freed or maxmemory raised;"
+                            + " this replica stays in the group and does not serve meanwhile", e.getMessage());
+                }
+                storageRefused = "its Redis refuses writes (" + e.getMessage() + ")";
+                try {
+                    Thread.sleep(backoffMillis);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while its Redis refused writes", interrupted);
+                }
+                backoffMillis = Math.min(2_000, backoffMillis * 2);
+            }
+        }
+    }
+
+    /** Why nothing is applied now: its Redis refuses writes for lack of memory; null while it takes them. */
+    String storageRefused() {
+        return storageRefused;
     }
 
     private static void answer(Response response, CommandId id, RuntimeException failure) {

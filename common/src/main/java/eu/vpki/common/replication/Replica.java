@@ -396,6 +396,12 @@ public final class Replica implements AutoCloseable {
         }
         long missing = current.antiEntropy().missing();
         ServingGate.Verdict verdict = current.antiEntropy().gate().verdict(now, view, gaps);
+        String refused = current.applier().storageRefused();
+        if (refused != null) {
+            // nothing is applied until its Redis has room: what it holds falls behind, it must not serve it
+            return new ReplicaStatus(ReplicaStatus.State.CATCHING_UP, config.replicaId(), origin, view, expected, missing, held,
+                    refused + "; nothing is applied until memory is freed or maxmemory raised");
+        }
         String full = verdict.state() == ReplicaStatus.State.SERVING ? memoryFull() : null;
         return new ReplicaStatus(verdict.state(), config.replicaId(), origin, view, expected, missing, held,
                 full == null ? verdict.detail() : "serving reads; writes refused: " + full);

@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  */
 class RedisMemoryLimitTest {
     @RegisterExtension
-    static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(1);
+    static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(2);
 
     private TestCluster cluster;
 
@@ -36,10 +36,50 @@ class RedisMemoryLimitTest {
         if (cluster != null) {
             cluster.close();
         }
-        try (Jedis jedis = SERVERS.fixtures().get(0).connect()) {
-            jedis.configSet("maxmemory", "0");
-            jedis.flushAll();
+        for (int i = 0; i < 2; i++) {
+            try (Jedis jedis = SERVERS.fixtures().get(i).connect()) {
+                jedis.configSet("maxmemory", "0");
+                jedis.flushAll();
+            }
         }
+    }
+
+    /**
+     * Another origin's commands reach a replica whose Redis is full (its own writes are refused before they are sent, but
+     * what the group writes still arrives): Redis refuses to apply them. Before, the replica failed, left the group and
+     * rejoined as a new origin, to fail again at the next command. Now it keeps the commands, stays in the group with its
+     * origin, says why it does not serve, and applies everything once memory is freed.
+     */
+    @Test
+    void commandsOfOthersThatTheFullRedisRefuses_waitForRoom_andTheReplicaNeverLeaves() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            SERVERS.fixtures().get(i).flushAll();
+        }
+        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC, 2);
+        cluster.startAll();
+        cluster.awaitServing(0, 1);
+        Replica r1 = cluster.member(1).replica();
+        String origin = r1.origin();
+        try (Jedis jedis = SERVERS.fixtures().get(1).connect()) {
+            jedis.configSet("maxmemory", Long.toString(usedMemory(jedis))); // full: the next write is refused
+        }
+        CommandId last = null;
+        for (int i = 0; i < 20; i++) {
+            last = cluster.submitWhenServing(0, List.of(new Operation.Put("t:idx:big" + i, "y".repeat(20_000)))).token();
+        }
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> r1.status().detail().contains("refuses writes"));
+        assertThat(r1.status().serving()).isFalse();
+        assertThat(r1.status().detail()).contains("OOM");
+        assertThat(r1.origin()).as("it never left the group").isEqualTo(origin);
+
+        try (Jedis jedis = SERVERS.fixtures().get(1).connect()) {
+            jedis.configSet("maxmemory", "0");
+        }
+        CommandId lastSeen = last;
+        await().atMost(Duration.ofSeconds(30)).until(() -> r1.hasApplied(lastSeen) && r1.status().serving());
+        assertThat(r1.origin()).isEqualTo(origin);
+        assertThat(r1.stateDigest()).isEqualTo(cluster.member(0).replica().stateDigest());
     }
 
     @Test
