@@ -265,6 +265,10 @@ public final class Replica implements AutoCloseable {
             if (!stateMachine.keyspace().isManaged(operation.key())) {
                 throw new IllegalArgumentException("key " + operation.key() + " is outside " + stateMachine.keyspace().prefixes());
             }
+            if (operation instanceof Operation.PutPointerIfNewer pointer && !stateMachine.keyspace().isManaged(pointer.targetPrefix())) {
+                throw new IllegalArgumentException("pointer target prefix " + pointer.targetPrefix() + " is outside "
+                        + stateMachine.keyspace().prefixes());
+            }
         }
         CompletableFuture<Acknowledgement> result = new CompletableFuture<>();
         Membership current = membership;
