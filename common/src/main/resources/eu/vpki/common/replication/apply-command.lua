@@ -19,8 +19,8 @@
 -- Versions are zero-padded to 19 digits so that byte-wise comparison is numeric comparison.
 -- Returns 1 applied, 0 already applied (skipped), 2 rejected (a key holds another kind of value;
 -- the sequence number and the log entry are still recorded), 3 gap (an earlier command of the origin
--- is not applied here yet: nothing written); or, when applying superseded records that no operation
--- names (see "Pointers"), an array: 1 followed by the keys of every record it superseded.
+-- is not applied here yet: nothing written); or, when it applied and superseded records (see "Pointers"),
+-- an array: 1 followed by the keys of the records it superseded (the state machine tells its listeners).
 -- Pointers (L, Operation.PutPointerIfNewer): if the pointer put wins over the stored pointer, the record the
 -- stored pointer named is superseded; if it loses, the record it names is superseded (nothing when both
 -- name the same record). Superseding sets the status field and @terminal on the record as stored, keeping
