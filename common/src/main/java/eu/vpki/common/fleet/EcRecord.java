@@ -28,6 +28,9 @@ public record EcRecord(EtsiCertificate certificate, String stationId, Status sta
 
     public enum Status { ACTIVE, SUPERSEDED }
 
+    /** The field of the stored record that holds its {@link Status}. */
+    public static final String STATUS_FIELD = "status";
+
     public EcRecord {
         Objects.requireNonNull(certificate, "certificate");
         Objects.requireNonNull(stationId, "stationId");
@@ -58,7 +61,7 @@ public record EcRecord(EtsiCertificate certificate, String stationId, Status sta
 
     public Map<String, String> fields() {
         Map<String, String> f = new HashMap<>(Map.of("station", stationId, "certificate", HEX.formatHex(certificate.encoded()),
-                "validityEnd", Long.toString(validityEnd().getEpochSecond()), "status", status.name()));
+                "validityEnd", Long.toString(validityEnd().getEpochSecond()), STATUS_FIELD, status.name()));
         if (requestTime != null) {
             f.put("requestTime", Long.toString(ChronoUnit.MICROS.between(Instant.EPOCH, requestTime)));
         }
@@ -70,7 +73,7 @@ public record EcRecord(EtsiCertificate certificate, String stationId, Status sta
         Map<String, String> f = stored.fields();
         String requestTime = f.get("requestTime");
         return new EcRecord(decoding.certificate(f.get("certificate")), f.get("station"),
-                Status.valueOf(f.get("status")), stored.version(),
+                Status.valueOf(f.get(STATUS_FIELD)), stored.version(),
                 requestTime == null ? null : Instant.EPOCH.plus(Long.parseLong(requestTime), ChronoUnit.MICROS));
     }
 }

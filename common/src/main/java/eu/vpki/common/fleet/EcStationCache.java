@@ -14,7 +14,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Redis, kept for the next request with the same EC (a station asks for many ATs with one EC), and
  * never answered older than what this replica has applied: the replica's state machine, the only
  * writer of its managed keys, tells it of every write before the write is sent ({@link KeyWriteListener}),
- * and that invalidates every entry read from a key it writes.
+ * and that invalidates every entry read from a key it writes. An EC superseded by the latest-EC pointer rule
+ * because a concurrent enrolment's pointer replaced the one naming it ({@link FleetCommands#enrolled}) is named by
+ * no operation: the state machine tells of it once Redis answered, before {@code written()} and before the
+ * watermarks rise, and that stamp invalidates the entry the same way (an entry offered from a read made before the
+ * stamp holds a lower stamp; one offered after it started later than the last returned write, so is refused).
  *
  * <p><b>How the invalidation is exact.</b> Every write gets a number, raised before it is sent. Each
  * key falls in one of {@value #STRIPES} stripes, and a stripe holds the number of the last write that

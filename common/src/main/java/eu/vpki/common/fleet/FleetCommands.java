@@ -4,7 +4,6 @@ import eu.vpki.common.replication.Operation;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -63,14 +62,31 @@ public final class FleetCommands {
     /**
      * An issued EC: its record, the station's pointer to its latest EC, and the previous EC marked
      * superseded (when there is one).
+     *
+     * <p>The pointer is a {@link Operation.PutPointerIfNewer}: two enrolments of one station accepted concurrently by
+     * two replicas (neither having seen the other's EC) both read the same pointer and both write it; whatever the
+     * order in which a replica applies them, the pointer ends on the higher {@code (version, origin)} and the EC the
+     * other one names is SUPERSEDED (terminal, its record otherwise as issued), so every replica keeps exactly one
+     * ACTIVE EC per station. The EC record comes before its pointer in the command, as that operation requires.
      */
     public static List<Operation> enrolled(EcRecord issued, Optional<EcRecord> superseded) {
+        if (issued.status() != EcRecord.Status.ACTIVE) {
+            throw new IllegalArgumentException("an issued EC is ACTIVE, got " + issued.status());
+        }
         List<Operation> ops = new ArrayList<>(3);
         ops.add(new Operation.PutIfNewer(FleetKeys.ec(issued.id()), issued.version(), issued.fields()));
-        ops.add(new Operation.PutIfNewer(FleetKeys.stationEc(issued.stationId()), issued.version(),
-                Map.of("ec", issued.id().toHex())));
+        ops.add(latestEcPointer(issued));
         superseded.ifPresent(old -> ops.add(new Operation.PutIfNewer(FleetKeys.ec(old.id()), old.version(), old.fields(),
                 old.status() == EcRecord.Status.SUPERSEDED)));
         return ops;
     }
+
+    /** The station's latest-EC pointer {@code {ec: <HashedId8 hex>}} naming {@code ec}, which supersedes the loser's EC. */
+    static Operation.PutPointerIfNewer latestEcPointer(EcRecord ec) {
+        return new Operation.PutPointerIfNewer(FleetKeys.stationEc(ec.stationId()), ec.version(), LATEST_EC_FIELD, ec.id().toHex(),
+                FleetKeys.EC, EcRecord.STATUS_FIELD, EcRecord.Status.SUPERSEDED.name());
+    }
+
+    /** The field of the latest-EC pointer that holds the EC's HashedId8 (hex). */
+    static final String LATEST_EC_FIELD = "ec";
 }

@@ -34,6 +34,7 @@ import java.util.TreeMap;
  *   4 SetRemove     str member
  *   5 Put           str value
  *   6 PutIfNewer, terminal: as 1
+ *   7 PutPointerIfNewer varlong version | str field | str value | str targetPrefix | str statusField | str supersededStatus
  * str = varint byteLength | UTF-8;  varint/varlong = unsigned LEB128
  * </pre>
  * A reader rejects unknown format versions and tags, so a newer writer fails loudly, never silently. The
@@ -85,6 +86,8 @@ public final class CommandCodec {
     private static final int SET_REMOVE = 4;
     private static final int PUT = 5;
     private static final int PUT_TERMINAL = 6;
+    /** Since issue #38: a replica without it refuses the command ("unknown operation tag 7"). */
+    private static final int PUT_POINTER = 7;
 
     private CommandCodec() {
     }
@@ -637,6 +640,15 @@ public final class CommandCodec {
             out.writeByte(PUT);
             writeString(out, put.key());
             writeString(out, put.value());
+        } else if (operation instanceof Operation.PutPointerIfNewer pointer) {
+            out.writeByte(PUT_POINTER);
+            writeString(out, pointer.key());
+            writeVarLong(out, pointer.version());
+            writeString(out, pointer.field());
+            writeString(out, pointer.value());
+            writeString(out, pointer.targetPrefix());
+            writeString(out, pointer.statusField());
+            writeString(out, pointer.supersededStatus());
         } else {
             throw new IllegalArgumentException("unknown operation " + operation);
         }
@@ -659,6 +671,8 @@ public final class CommandCodec {
             case SET_ADD -> new Operation.SetAdd(key, readMessageString(in));
             case SET_REMOVE -> new Operation.SetRemove(key, readMessageString(in));
             case PUT -> new Operation.Put(key, readMessageString(in));
+            case PUT_POINTER -> new Operation.PutPointerIfNewer(key, readVarLong(in), readMessageString(in), readMessageString(in),
+                    readMessageString(in), readMessageString(in), readMessageString(in));
             default -> throw new IllegalArgumentException("unknown operation tag " + tag);
         };
     }

@@ -16,7 +16,9 @@ import java.util.Map;
  *   <li>{@link SetAdd} / {@link SetRemove}: commute except an add and a remove of the same member
  *       from different origins;</li>
  *   <li>{@link Put}: for write-once values (e.g. an index from a certificate hash to its record) or
- *       keys written by a single origin.</li>
+ *       keys written by a single origin;</li>
+ *   <li>{@link PutPointerIfNewer}: a put-if-newer of a pointer that also marks every record a losing pointer
+ *       names as final, so the records named by concurrent pointer writes end the same whatever the order.</li>
  * </ul>
  * A key holds one kind of value; a command whose operation meets a key of another kind is rejected
  * as a whole, identically on every replica.
@@ -86,6 +88,73 @@ public sealed interface Operation {
         public Put {
             requireKey(key);
             requireValue(value);
+        }
+    }
+
+    /**
+     * A pointer: a put-if-newer of the record {@code {field: value}} at {@code key} (never terminal) that names the
+     * record at {@link #target()} ({@code targetPrefix + value}), with a rule that makes concurrent pointer writes
+     * converge on the records they name. Applied against the stored pointer, which names {@code targetPrefix} plus its
+     * own {@code field}:
+     * <ul>
+     *   <li>if this write wins, the record the stored pointer named is <em>superseded</em>;</li>
+     *   <li>if it loses, the record this write names is superseded;</li>
+     *   <li>nothing is superseded when both name the same record.</li>
+     * </ul>
+     * Superseding a record sets its {@code statusField} to {@code supersededStatus} and marks it terminal, keeping its
+     * version, origin and every other field, and only if it exists, is live (not a tombstone) and not terminal yet:
+     * what it writes depends on nothing but the record, so every path that supersedes a record writes it alike. So
+     * whatever the order in which replicas apply the pointer writes of one key, they end with the pointer at the
+     * highest {@code (version, origin)} and every other record ever named by a pointer write of that key superseded
+     * (each write either lost when it arrived, or won and was displaced later by the winner). A record named by a
+     * losing pointer is superseded even when it is applied after the winner.
+     *
+     * <p>That holds under these conditions, which the caller keeps (the fleet's latest-EC pointer does,
+     * {@code FleetCommands.enrolled}): the pointer's key is written only by this operation; the record a pointer
+     * names is written, non-terminal and once, by the same command before the pointer (or earlier), and every later
+     * write of it is terminal. Then the superseded record (its own content, terminal) is the same on every replica,
+     * and a terminal write of it with a higher version (an explicit supersede) wins over it in any order.
+     *
+     * <p>The record superseded because this write won is named by the stored pointer, not by the command: the state
+     * machine tells {@link KeyWriteListener}s of it after the script wrote it ({@link KeyWriteListener#writing}). A
+     * command whose pointer key or named record holds another kind of value is rejected as a whole; a record named by
+     * the stored pointer that is not a hash is left alone. Operation tag 7 on the wire ({@link CommandCodec}): replicas
+     * that predate it refuse such commands, so every replica of a group must run a version that has it.
+     *
+     * @param key              the pointer record
+     * @param version          the pointer's version, as for {@link PutIfNewer}
+     * @param field            the pointer record's one field, holding the id of the record it names
+     * @param value            the id of the record it names
+     * @param targetPrefix     the key of a named record is this prefix followed by its id
+     * @param statusField      the field of a named record set when it is superseded
+     * @param supersededStatus the value set there
+     */
+    record PutPointerIfNewer(String key, long version, String field, String value, String targetPrefix, String statusField,
+                             String supersededStatus)
+            implements
+                Operation {
+        public PutPointerIfNewer {
+            requireKey(key);
+            requireVersion(version);
+            requireFieldName(field);
+            requireValue(value);
+            requireKey(targetPrefix);
+            requireFieldName(statusField);
+            requireValue(supersededStatus);
+            if (value.isEmpty()) {
+                throw new IllegalArgumentException("a pointer names a record: its value must be non-empty");
+            }
+        }
+
+        /** The key of the record this pointer names. */
+        public String target() {
+            return targetPrefix + value;
+        }
+    }
+
+    private static void requireFieldName(String name) {
+        if (name == null || name.isEmpty() || name.startsWith("@")) {
+            throw new IllegalArgumentException("field names must be non-empty and not start with @: " + name);
         }
     }
 

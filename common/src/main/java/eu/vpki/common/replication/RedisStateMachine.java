@@ -82,37 +82,52 @@ public final class RedisStateMachine {
         return keyspace;
     }
 
-    /** Applies {@code commands} in order (one EVALSHA each, pipelined); the outcomes in the same order. */
+    /**
+     * Applies {@code commands} in order (one EVALSHA each, pipelined); the outcomes in the same order. Listeners are
+     * told of the keys the operations name before, and of the records a pointer rule superseded that no operation
+     * names ({@link Operation.PutPointerIfNewer}: the record a replaced pointer named) once Redis answered, before
+     * {@link KeyWriteListener#written}.
+     */
     public synchronized List<ApplyOutcome> apply(List<Command> commands) {
         if (!listeners.isEmpty()) {
             List<String> keys = new ArrayList<>();
-            commands.forEach(command -> command.operations().forEach(operation -> keys.add(operation.key())));
+            commands.forEach(command -> command.operations().forEach(operation -> {
+                keys.add(operation.key());
+                if (operation instanceof Operation.PutPointerIfNewer pointer) {
+                    keys.add(pointer.target());
+                }
+            }));
             listeners.forEach(listener -> listener.writing(keys));
         }
         try {
-            return applyToRedis(commands);
+            List<String> superseded = new ArrayList<>();
+            List<ApplyOutcome> outcomes = applyToRedis(commands, superseded);
+            if (!superseded.isEmpty()) {
+                listeners.forEach(listener -> listener.writing(superseded));
+            }
+            return outcomes;
         } finally {
             listeners.forEach(KeyWriteListener::written);
         }
     }
 
-    private List<ApplyOutcome> applyToRedis(List<Command> commands) {
+    private List<ApplyOutcome> applyToRedis(List<Command> commands, List<String> superseded) {
         try (Jedis jedis = pool.getResource()) {
             if (!scriptLoaded) {
                 jedis.scriptLoad(SCRIPT.text());
                 scriptLoaded = true;
             }
             try {
-                return evaluate(jedis, commands);
+                return evaluate(jedis, commands, superseded);
             } catch (JedisNoScriptException e) {
                 // Redis restarted or SCRIPT FLUSH: reload; re-running the batch is safe (idempotent)
                 jedis.scriptLoad(SCRIPT.text());
-                return evaluate(jedis, commands);
+                return evaluate(jedis, commands, superseded);
             }
         }
     }
 
-    private List<ApplyOutcome> evaluate(Jedis jedis, List<Command> commands) {
+    private List<ApplyOutcome> evaluate(Jedis jedis, List<Command> commands, List<String> superseded) {
         Pipeline pipeline = jedis.pipelined();
         List<Response<Object>> responses = new ArrayList<>(commands.size());
         byte[] appliedTable = utf8(keyspace.appliedTableKey());
@@ -133,7 +148,17 @@ public final class RedisStateMachine {
         pipeline.sync();
         List<ApplyOutcome> outcomes = new ArrayList<>(responses.size());
         for (Response<Object> response : responses) {
-            long result = (Long) response.get();
+            Object answer = response.get();
+            long result;
+            if (answer instanceof List<?> list) {
+                // applied, and superseded the records named after the outcome (apply-command.lua, "Pointers")
+                result = (Long) list.get(0);
+                for (Object key : list.subList(1, list.size())) {
+                    superseded.add(new String((byte[]) key, StandardCharsets.UTF_8));
+                }
+            } else {
+                result = (Long) answer;
+            }
             outcomes.add(switch ((int) result) {
                 case 1 -> ApplyOutcome.APPLIED;
                 case 0 -> ApplyOutcome.DUPLICATE;
@@ -166,6 +191,14 @@ public final class RedisStateMachine {
         } else if (operation instanceof Operation.Put put) {
             args.add(utf8("S"));
             args.add(utf8(put.value()));
+        } else if (operation instanceof Operation.PutPointerIfNewer pointer) {
+            args.add(utf8("L"));
+            args.add(utf8(padded(pointer.version())));
+            args.add(utf8(pointer.field()));
+            args.add(utf8(pointer.value()));
+            args.add(utf8(pointer.targetPrefix()));
+            args.add(utf8(pointer.statusField()));
+            args.add(utf8(pointer.supersededStatus()));
         } else {
             throw new IllegalArgumentException("unknown operation " + operation);
         }

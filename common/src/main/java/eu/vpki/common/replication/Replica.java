@@ -275,6 +275,10 @@ public final class Replica implements AutoCloseable {
             if (!stateMachine.keyspace().isManaged(operation.key())) {
                 throw new IllegalArgumentException("key " + operation.key() + " is outside " + stateMachine.keyspace().prefixes());
             }
+            if (operation instanceof Operation.PutPointerIfNewer pointer && !stateMachine.keyspace().isManaged(pointer.targetPrefix())) {
+                throw new IllegalArgumentException("pointer target prefix " + pointer.targetPrefix() + " is outside "
+                        + stateMachine.keyspace().prefixes());
+            }
         }
         CompletableFuture<Acknowledgement> result = new CompletableFuture<>();
         Membership current = membership;
@@ -334,7 +338,8 @@ public final class Replica implements AutoCloseable {
     /**
      * Tells {@code listener} of every write of this replica's state machine to its Redis from now on
      * (the applier's and state transfer's; nothing else writes the managed keys), before the write is
-     * sent and before the applier reports it applied.
+     * sent (the records a pointer rule superseded that no operation names: once Redis answered, see
+     * {@link KeyWriteListener#writing}) and before the applier reports it applied.
      */
     public void listen(KeyWriteListener listener) {
         stateMachine.listen(listener);

@@ -13,10 +13,19 @@
 --   A member                            set add
 --   R member                            set remove
 --   S value                             put string
+--   L version field value prefix statusField status
+--                                       pointer put-if-newer: the record {field: value}, never terminal, naming the
+--                                       record at prefix..value; supersedes the loser's named record (below)
 -- Versions are zero-padded to 19 digits so that byte-wise comparison is numeric comparison.
 -- Returns 1 applied, 0 already applied (skipped), 2 rejected (a key holds another kind of value;
 -- the sequence number and the log entry are still recorded), 3 gap (an earlier command of the origin
--- is not applied here yet: nothing written).
+-- is not applied here yet: nothing written); or, when it applied and superseded records (see "Pointers"),
+-- an array: 1 followed by the keys of the records it superseded (the state machine tells its listeners).
+-- Pointers (L, Operation.PutPointerIfNewer): if the pointer put wins over the stored pointer, the record the
+-- stored pointer named is superseded; if it loses, the record it names is superseded (nothing when both
+-- name the same record). Superseding sets the status field and @terminal on the record as stored, keeping
+-- its version, origin and other fields, and only if it exists, is live and is not terminal yet; a named
+-- record that is not a hash is left alone (the one the command names was checked in the first pass).
 -- Deterministic: no clock, no randomness, compares byte-wise (never locale-dependent).
 
 local origin = ARGV[1]
@@ -52,7 +61,7 @@ end
 local stream_id = string.gsub(seq, '^0+', '') .. '-0'
 redis.pcall('XADD', KEYS[2], stream_id, 'c', encoded)
 
-local expected_type = { P = 'hash', T = 'hash', D = 'hash', A = 'set', R = 'set', S = 'string' }
+local expected_type = { P = 'hash', T = 'hash', D = 'hash', L = 'hash', A = 'set', R = 'set', S = 'string' }
 
 -- first pass: parse, read each record's stored version (HMGET, which also proves the key holds a
 -- hash or nothing), and reject the whole command before writing anything if a key has another type
@@ -71,18 +80,30 @@ for i = 3, #KEYS do
   elseif code == 'D' then
     op.version = ARGV[a + 1]
     a = a + 2
+  elseif code == 'L' then
+    op.version = ARGV[a + 1]
+    op.field = ARGV[a + 2]
+    op.value = ARGV[a + 3]
+    op.prefix = ARGV[a + 4]
+    op.status_field = ARGV[a + 5]
+    op.status = ARGV[a + 6]
+    a = a + 7
   else
     op.value = ARGV[a + 1]
     a = a + 2
   end
   local wrong_type
-  if code == 'P' or code == 'T' or code == 'D' then
+  if code == 'P' or code == 'T' or code == 'D' or code == 'L' then
     if stored[op.key] == nil then
       local read = redis.pcall('HMGET', op.key, '@version', '@origin', '@terminal')
       wrong_type = read.err ~= nil
       if not wrong_type then
         stored[op.key] = { read[1] or false, read[2] or false, read[3] and true or false }
       end
+    end
+    if code == 'L' and not wrong_type then
+      -- the record this pointer names must be a hash (or nothing) too
+      wrong_type = redis.pcall('HMGET', op.prefix .. op.value, '@version').err ~= nil
     end
   else
     local actual = redis.call('TYPE', op.key).ok
@@ -116,6 +137,18 @@ local function wins(key, version, terminal)
   return result
 end
 
+-- supersedes the record at key (see "Pointers" above); remembers it for the answer
+local superseded = {}
+local function supersede(key, status_field, status)
+  local read = redis.pcall('HMGET', key, '@version', '@origin', '@terminal', '@deleted')
+  if read.err ~= nil or not read[1] or read[3] or read[4] then
+    return
+  end
+  redis.call('HSET', key, status_field, status, '@terminal', '1')
+  stored[key] = { read[1], read[2] or false, true }
+  superseded[#superseded + 1] = key
+end
+
 for _, op in ipairs(ops) do
   local code, key = op.code, op.key
   if code == 'P' or code == 'T' then
@@ -137,6 +170,17 @@ for _, op in ipairs(ops) do
       redis.call('DEL', key)
       redis.call('HSET', key, '@version', op.version, '@origin', origin, '@deleted', '1')
     end
+  elseif code == 'L' then
+    local named = redis.call('HGET', key, op.field)
+    if wins(key, op.version, false) then
+      redis.call('DEL', key)
+      redis.call('HSET', key, '@version', op.version, '@origin', origin, op.field, op.value)
+      if named and named ~= op.value then
+        supersede(op.prefix .. named, op.status_field, op.status)
+      end
+    elseif named ~= op.value then
+      supersede(op.prefix .. op.value, op.status_field, op.status)
+    end
   elseif code == 'A' then
     redis.call('SADD', key, op.value)
   elseif code == 'R' then
@@ -147,4 +191,11 @@ for _, op in ipairs(ops) do
 end
 
 redis.call('HSET', KEYS[1], origin, seq)
+if #superseded > 0 then
+  local answer = { 1 }
+  for _, key in ipairs(superseded) do
+    answer[#answer + 1] = key
+  end
+  return answer
+end
 return 1

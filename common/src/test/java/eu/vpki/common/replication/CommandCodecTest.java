@@ -19,7 +19,8 @@ class CommandCodecTest {
             new Operation.DeleteIfNewer("ea:station:41", Long.MAX_VALUE),
             new Operation.SetAdd("ea:fleet:op-1", "42"),
             new Operation.SetRemove("ea:fleet:op-1", "41"),
-            new Operation.Put("ea:ec-index:ab12", "")));
+            new Operation.Put("ea:ec-index:ab12", ""),
+            new Operation.PutPointerIfNewer("ea:station-ec:42", 11, "ec", "0a1b2c3d4e5f6071", "ea:ec:", "status", "SUPERSEDED")));
 
     @Test
     void snapshotPagesAndRequests_roundTrip_andATruncatedPageIsATypedRefusal() {
@@ -97,6 +98,23 @@ class CommandCodecTest {
         encoded[0] = 3;
 
         assertThatThrownBy(() -> CommandCodec.decode(encoded)).hasMessageContaining("unknown command format 3");
+    }
+
+    /**
+     * A replica that predates an operation refuses a command carrying it, loudly: the pointer operation (tag 7, issue
+     * #38) needs every replica of the group upgraded; a tag from a newer version is refused the same way here.
+     */
+    @Test
+    void decode_rejectsAnUnknownOperationTag() {
+        Command pointer = new Command(new CommandId("ea-1", 1), 0,
+                List.of(new Operation.PutPointerIfNewer("k:p", 1, "ec", "ab", "k:ec:", "status", "SUPERSEDED")));
+        byte[] encoded = CommandCodec.encode(pointer);
+        int tag = 1 + 1 + "ea-1".length() + 1 + 8 + 1; // format, origin (length, bytes), seq, originMillis, count
+        assertThat(encoded[tag]).as("the operation's tag").isEqualTo((byte) 7);
+        encoded[tag] = 8;
+
+        assertThatThrownBy(() -> CommandCodec.decode(encoded)).isInstanceOfSatisfying(PkiException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_ENCODING)).hasMessageContaining("unknown operation tag 8");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package eu.vpki.ea.testing;
 
 import eu.vpki.common.etsi.crypto.DeploymentCredentials;
+import eu.vpki.common.etsi.crypto.EtsiSigner;
 import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.fleet.FleetKeys;
 import eu.vpki.common.fleet.FleetState;
@@ -27,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * One replica of the cluster tests: its own Redis, a real JGroups replica, and on top of it both an
@@ -47,12 +49,20 @@ public final class ClusterMember implements AutoCloseable {
     public final RecordingAuditLog audit = new RecordingAuditLog();
 
     public ClusterMember(ReplicationConfig config, RedisFixture redis, TestPki pki, Clock clock) {
+        this(config, redis, pki, clock, UnaryOperator.identity());
+    }
+
+    /**
+     * @param eaSigner wraps the EA's signer (a test that must hold an enrolment between its read of the fleet state and
+     *                 its command: the EC's signature comes between them)
+     */
+    public ClusterMember(ReplicationConfig config, RedisFixture redis, TestPki pki, Clock clock, UnaryOperator<EtsiSigner> eaSigner) {
         this.id = config.replicaId();
         this.pool = redis.newPool();
         this.replica = new Replica(config, FleetKeys.KEYSPACE, pool, clock, registry, originCredentials(config.tls()));
         this.fleet = new FleetState(pool, replica::status);
         SecureRandom random = new SecureRandom();
-        EaIdentity identity = new EaIdentity(pki.ea, pki.eaSigner(), pki.eaEncKey);
+        EaIdentity identity = new EaIdentity(pki.ea, eaSigner.apply(pki.eaSigner()), pki.eaEncKey);
         CaffeineReplayCache replays = new CaffeineReplayCache("ea-enrolment", EaSettings.DEFAULTS.requestWindow()
                 .plus(EaSettings.DEFAULTS.clockSkew()), 100_000, CaffeineReplayCache.WhenFull.REFUSE, clock, registry);
         this.enrolment = new EnrolmentService(identity, fleet, replica, clock, random, EaSettings.DEFAULTS, replays, audit, registry);
