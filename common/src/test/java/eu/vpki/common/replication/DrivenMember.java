@@ -1,9 +1,11 @@
 package eu.vpki.common.replication;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jgroups.Address;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What a test needs to drive one member's anti-entropy parts directly, without a JGroups channel or
@@ -61,5 +63,25 @@ final class DrivenMember {
     static Applier idleApplier(String origin, AppliedWatermarks watermarks, ReplicationMetrics metrics) {
         return new Applier(origin, Duration.ZERO, null, watermarks, metrics, Clock.systemUTC(), failure -> {
         });
+    }
+
+    /**
+     * Peers that answer nothing: reports go nowhere, pulls and page requests fail. A test overrides what its peer
+     * answers.
+     */
+    static class SilentPeers implements AntiEntropy.Peers {
+        @Override
+        public void broadcast(byte[] report) {
+        }
+
+        @Override
+        public CompletableFuture<byte[]> pull(Address peer, byte[] request) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("no pulls here"));
+        }
+
+        @Override
+        public CompletableFuture<byte[]> snapshotPage(Address provider, byte[] request) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("no snapshots here"));
+        }
     }
 }

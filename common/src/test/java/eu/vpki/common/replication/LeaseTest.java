@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,21 +37,8 @@ class LeaseTest {
         ReplicationMetrics metrics = DrivenMember.metrics(config, ORIGIN);
         AppliedWatermarks watermarks = new AppliedWatermarks();
         Applier applier = DrivenMember.idleApplier(ORIGIN, watermarks, metrics);
-        antiEntropy = new AntiEntropy(config, ORIGIN, applier, watermarks, null, null, new AntiEntropy.Peers() {
-            @Override
-            public void broadcast(byte[] report) {
-            }
-
-            @Override
-            public CompletableFuture<byte[]> pull(Address peer, byte[] request) {
-                return CompletableFuture.failedFuture(new UnsupportedOperationException("no pulls here"));
-            }
-
-            @Override
-            public CompletableFuture<byte[]> snapshotPage(Address provider, byte[] request) {
-                return CompletableFuture.failedFuture(new UnsupportedOperationException("no snapshots here"));
-            }
-        }, metrics, OriginAuthentication.NONE, clock::get);
+        antiEntropy = new AntiEntropy(config, ORIGIN, applier, watermarks, null, null, new DrivenMember.SilentPeers(), metrics,
+                OriginAuthentication.NONE, clock::get);
         antiEntropy.start(self, View.create(self, 1, self, peer1, peer2));
     }
 

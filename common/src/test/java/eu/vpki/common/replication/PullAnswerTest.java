@@ -70,11 +70,7 @@ class PullAnswerTest {
 
     /** The member's anti-entropy, whose one peer answers a pull of {@code from..to} with the commands {@code answers}. */
     private void driven(LongPredicate answers) {
-        antiEntropy = new AntiEntropy(DrivenMember.threeMembers(), SELF, applier, watermarks, null, null, new AntiEntropy.Peers() {
-            @Override
-            public void broadcast(byte[] report) {
-            }
-
+        antiEntropy = new AntiEntropy(DrivenMember.threeMembers(), SELF, applier, watermarks, null, null, new DrivenMember.SilentPeers() {
             @Override
             public CompletableFuture<byte[]> pull(Address to, byte[] request) {
                 CommandCodec.Pull pull = CommandCodec.decodePull(request);
@@ -82,11 +78,6 @@ class PullAnswerTest {
                 List<byte[]> commands = LongStream.rangeClosed(pull.from(), pull.to()).filter(answers)
                         .mapToObj(seq -> CommandCodec.encode(put(seq))).toList();
                 return CompletableFuture.completedFuture(CommandCodec.encodeCommands(commands));
-            }
-
-            @Override
-            public CompletableFuture<byte[]> snapshotPage(Address provider, byte[] request) {
-                return CompletableFuture.failedFuture(new UnsupportedOperationException("no snapshots here"));
             }
         }, DrivenMember.metrics(DrivenMember.threeMembers(), SELF), OriginAuthentication.NONE, nanos::get);
         antiEntropy.start(self, View.create(self, 1, self, peer, UUID.randomUUID()));

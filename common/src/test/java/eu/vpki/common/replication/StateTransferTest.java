@@ -102,16 +102,7 @@ class StateTransferTest {
     /** The provider's server, answering page requests from its Redis; {@code beforePage} runs before page n is read. */
     private AntiEntropy.Peers peers(IntConsumer beforePage) {
         AtomicInteger served = new AtomicInteger();
-        return new AntiEntropy.Peers() {
-            @Override
-            public void broadcast(byte[] report) {
-            }
-
-            @Override
-            public CompletableFuture<byte[]> pull(Address peer, byte[] request) {
-                return CompletableFuture.failedFuture(new UnsupportedOperationException("no pulls here"));
-            }
-
+        return new DrivenMember.SilentPeers() {
             @Override
             public CompletableFuture<byte[]> snapshotPage(Address from, byte[] request) {
                 try {
