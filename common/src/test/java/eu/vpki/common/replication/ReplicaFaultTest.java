@@ -41,10 +41,11 @@ import static org.awaitility.Awaitility.await;
  * and what must hold afterwards: no acknowledged write lost, one state everywhere.
  *
  * <p>Each test has its own redis-servers and cluster (its own JGroups ports and cluster name), and the
- * tests run side by side (common's pom: up to three at once): they spend most of their time waiting for
- * failure detection and merges, not computing, and nothing they wait for is shorter than seconds.
+ * tests run side by side ({@code @Execution(CONCURRENT)} on each; common's pom: up to three at once): they
+ * spend most of their time waiting for failure detection and merges, not computing, and nothing they wait
+ * for is shorter than seconds. The class itself runs alone, as every other class: no other class's test
+ * (one that captures the replication library's log, say) runs beside these.
  */
-@Execution(ExecutionMode.CONCURRENT) // see the class comment
 class ReplicaFaultTest {
 
     /** This test's own three redis-servers: the tests of this class run side by side (common's pom). */
@@ -86,6 +87,8 @@ class ReplicaFaultTest {
      * (today's code: the joiners load the first starter's stale snapshot and lose them).
      */
     @ParameterizedTest
+
+    @Execution(ExecutionMode.CONCURRENT)
     @EnumSource(Order.class)
     void fullRestart_stalestReplicaFirst_losesNoAcknowledgedWrite(Order order) {
         cluster = new TestCluster(servers, order, Propagation.SYNC);
@@ -121,6 +124,8 @@ class ReplicaFaultTest {
      * (today's code: c reloads the majority's state and loses its own).
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void partition_writesAcknowledgedOnBothSides_surviveTheHeal() {
         cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         cluster.startAll();
@@ -146,6 +151,8 @@ class ReplicaFaultTest {
      * meanwhile (today's code: nobody reloads, c stays behind for good).
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void pausedReplicaWithStaleView_receivesWhatOthersWroteMeanwhile() {
         cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         cluster.start(0);
@@ -180,6 +187,8 @@ class ReplicaFaultTest {
      * replicas diverge for good).
      */
     @ParameterizedTest
+
+    @Execution(ExecutionMode.CONCURRENT)
     @EnumSource(Propagation.class)
     void sequencerLost_commandItSequencedToSomeOnly_reachesEveryone(Propagation propagation) {
         cluster = new TestCluster(servers, Order.TOTAL, propagation);
@@ -210,6 +219,8 @@ class ReplicaFaultTest {
      * which lacks the write, and numbers its next command like the lost one).
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void restartedOrigin_neverReusesASequenceNumber_andShipsWhatOnlyItHeld() {
         cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         cluster.startAll();
@@ -236,6 +247,8 @@ class ReplicaFaultTest {
      * with every acknowledged write.
      */
     @ParameterizedTest
+
+    @Execution(ExecutionMode.CONCURRENT)
     @EnumSource(Order.class)
     void partition_syncMinorityAcknowledgesNoWrite(Order order) {
         cluster = new TestCluster(servers, order, Propagation.SYNC);
@@ -269,6 +282,8 @@ class ReplicaFaultTest {
      * any non-terminal one (what {@code FleetCommands.changeStatus} writes for REVOKED).
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void revocationRacingALaterChange_staysRevokedEverywhere() {
         cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         cluster.startAll();
@@ -303,6 +318,8 @@ class ReplicaFaultTest {
      * status interval of 2 s (lease 8 s) leaves the minority's write seconds of margin on a busy machine.
      */
     @ParameterizedTest
+
+    @Execution(ExecutionMode.CONCURRENT)
     @EnumSource(Order.class)
     void partition_statusAndPermissionChangedOnBothSides_bothSurviveTheHeal(Order order) {
         cluster = new TestCluster(servers, order, Propagation.ASYNC, 3, FleetKeys.KEYSPACE);
@@ -355,6 +372,8 @@ class ReplicaFaultTest {
      * as a new origin, fetches what it missed or lost, and serves; nothing acknowledged is lost.
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void redisKilledAndRestarted_replicaRejoinsAsANewOriginAndCatchesUp() throws Exception {
         try (AppendOnlyRedis victim = AppendOnlyRedis.start()) {
             cluster = new TestCluster(List.of(servers.get(0), servers.get(1), victim), Order.FIFO, Propagation.SYNC);
@@ -400,6 +419,8 @@ class ReplicaFaultTest {
      * snapshot from a member that holds everything it holds, and serves.
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void emptyMember_afterTheLogsWereTrimmed_takesASnapshot() {
         cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         Duration fastReports = Duration.ofMillis(100); // trims after 2 s instead of 10 s
