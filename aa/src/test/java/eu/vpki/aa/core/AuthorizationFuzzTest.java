@@ -14,6 +14,7 @@ import eu.vpki.common.testing.ManualClock;
 import eu.vpki.common.audit.AuditLog;
 import eu.vpki.shell.replay.CaffeineReplayCache;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * them as an internal error, so an audit record with {@link ErrorCode#INTERNAL_ERROR} fails the
  * target too. Long run: docs/security.md ("Fuzzing").
  */
+@Tag("fuzz") // a JVM of its own (the root pom's execution fuzz-targets)
 class AuthorizationFuzzTest {
     private static final TestPki PKI = TestPki.fixed();
     private static final ManualClock CLOCK = new ManualClock(NOW);

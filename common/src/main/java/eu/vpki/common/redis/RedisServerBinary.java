@@ -52,7 +52,8 @@ public final class RedisServerBinary {
         return Optional.of(path);
     }
 
-    private static Optional<Path> onPath() {
+    /** A {@code redis-server} on {@code PATH}, if any. */
+    public static Optional<Path> onPath() {
         String pathVariable = System.getenv("PATH");
         if (pathVariable == null) {
             return Optional.empty();

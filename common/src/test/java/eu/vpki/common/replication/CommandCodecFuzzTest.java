@@ -11,6 +11,7 @@ import eu.vpki.common.fleet.StationRecord;
 import eu.vpki.common.fleet.StationStatus;
 import eu.vpki.common.testing.FuzzContract;
 import eu.vpki.common.testing.FuzzCorpus;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * codec refuses a length above the bytes left before allocating). Long run: docs/security.md
  * ("Fuzzing").
  */
+@Tag("fuzz") // a JVM of its own (the root pom's execution fuzz-targets)
 class CommandCodecFuzzTest {
     @FuzzTest(maxDuration = "")
     void message(byte[] input) {

@@ -15,10 +15,11 @@ import eu.vpki.common.fleet.VersionClock;
 import eu.vpki.common.replication.ReplicationConfig.Order;
 import eu.vpki.common.replication.ReplicationConfig.Propagation;
 import eu.vpki.common.testing.RedisFixture;
-import eu.vpki.common.testing.RedisFixtureExtension;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -38,18 +39,32 @@ import static org.awaitility.Awaitility.await;
  * Faults of issue #21 reproduced in one JVM: three replicas, each with its own redis-server, with
  * restarts, partitions and a sequencer crash made with JGroups' DISCARD. Each test names the fault
  * and what must hold afterwards: no acknowledged write lost, one state everywhere.
+ *
+ * <p>Each test has its own redis-servers and cluster (its own JGroups ports and cluster name), and the
+ * tests run side by side ({@code @Execution(CONCURRENT)} on each; common's pom: up to three at once): they
+ * spend most of their time waiting for failure detection and merges, not computing, and nothing they wait
+ * for is shorter than seconds. The class itself runs alone, as every other class: no other class's test
+ * (one that captures the replication library's log, say) runs beside these.
  */
 class ReplicaFaultTest {
 
-    @RegisterExtension
-    static final RedisFixtureExtension SERVERS = new RedisFixtureExtension(3);
+    /** This test's own three redis-servers: the tests of this class run side by side (common's pom). */
+    private final List<RedisFixture> servers = new ArrayList<>();
     private TestCluster cluster;
+
+    @BeforeEach
+    void startServers() {
+        for (int i = 0; i < 3; i++) {
+            servers.add(RedisFixture.start());
+        }
+    }
 
     @AfterEach
     void stopCluster() {
         if (cluster != null) {
             cluster.close();
         }
+        servers.forEach(RedisFixture::stop);
     }
 
     private static List<Operation> put(String key) {
@@ -72,9 +87,11 @@ class ReplicaFaultTest {
      * (today's code: the joiners load the first starter's stale snapshot and lose them).
      */
     @ParameterizedTest
+
+    @Execution(ExecutionMode.CONCURRENT)
     @EnumSource(Order.class)
     void fullRestart_stalestReplicaFirst_losesNoAcknowledgedWrite(Order order) {
-        cluster = new TestCluster(SERVERS.fixtures(), order, Propagation.SYNC);
+        cluster = new TestCluster(servers, order, Propagation.SYNC);
         cluster.startAll();
         List<String> acknowledged = new ArrayList<>();
         cluster.submitWhenServing(0, put("t:idx:before"));
@@ -107,8 +124,10 @@ class ReplicaFaultTest {
      * (today's code: c reloads the majority's state and loses its own).
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void partition_writesAcknowledgedOnBothSides_surviveTheHeal() {
-        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         cluster.startAll();
 
         cluster.partition(Set.of(2));
@@ -132,8 +151,10 @@ class ReplicaFaultTest {
      * meanwhile (today's code: nobody reloads, c stays behind for good).
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void pausedReplicaWithStaleView_receivesWhatOthersWroteMeanwhile() {
-        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         cluster.start(0);
         cluster.start(1);
         ReplicationConfig.Timeouts neverSuspects = new ReplicationConfig.Timeouts(TestCluster.TIMEOUTS.reply(),
@@ -166,9 +187,11 @@ class ReplicaFaultTest {
      * replicas diverge for good).
      */
     @ParameterizedTest
+
+    @Execution(ExecutionMode.CONCURRENT)
     @EnumSource(Propagation.class)
     void sequencerLost_commandItSequencedToSomeOnly_reachesEveryone(Propagation propagation) {
-        cluster = new TestCluster(SERVERS.fixtures(), Order.TOTAL, propagation);
+        cluster = new TestCluster(servers, Order.TOTAL, propagation);
         cluster.startAll();
         Replica c = cluster.member(2).replica();
 
@@ -196,8 +219,10 @@ class ReplicaFaultTest {
      * which lacks the write, and numbers its next command like the lost one).
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void restartedOrigin_neverReusesASequenceNumber_andShipsWhatOnlyItHeld() {
-        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         cluster.startAll();
 
         cluster.drop(0, 2);
@@ -222,9 +247,11 @@ class ReplicaFaultTest {
      * with every acknowledged write.
      */
     @ParameterizedTest
+
+    @Execution(ExecutionMode.CONCURRENT)
     @EnumSource(Order.class)
     void partition_syncMinorityAcknowledgesNoWrite(Order order) {
-        cluster = new TestCluster(SERVERS.fixtures(), order, Propagation.SYNC);
+        cluster = new TestCluster(servers, order, Propagation.SYNC);
         cluster.startAll();
 
         cluster.partition(Set.of(2));
@@ -255,8 +282,10 @@ class ReplicaFaultTest {
      * any non-terminal one (what {@code FleetCommands.changeStatus} writes for REVOKED).
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void revocationRacingALaterChange_staysRevokedEverywhere() {
-        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         cluster.startAll();
         cluster.member(0).replica().submit(List.of(new Operation.PutIfNewer("t:rec:station", 1,
                 Map.of("status", "ACTIVE", "permissions", "cam")))).join();
@@ -289,9 +318,11 @@ class ReplicaFaultTest {
      * status interval of 2 s (lease 8 s) leaves the minority's write seconds of margin on a busy machine.
      */
     @ParameterizedTest
+
+    @Execution(ExecutionMode.CONCURRENT)
     @EnumSource(Order.class)
     void partition_statusAndPermissionChangedOnBothSides_bothSurviveTheHeal(Order order) {
-        cluster = new TestCluster(SERVERS.fixtures(), order, Propagation.ASYNC, 3, FleetKeys.KEYSPACE);
+        cluster = new TestCluster(servers, order, Propagation.ASYNC, 3, FleetKeys.KEYSPACE);
         ReplicationConfig.Timeouts timeouts = new ReplicationConfig.Timeouts(Duration.ofSeconds(30),
                 TestCluster.TIMEOUTS.stateTransfer(), TestCluster.TIMEOUTS.join(), TestCluster.TIMEOUTS.failureDetection());
         for (int i = 0; i < 3; i++) {
@@ -341,9 +372,11 @@ class ReplicaFaultTest {
      * as a new origin, fetches what it missed or lost, and serves; nothing acknowledged is lost.
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void redisKilledAndRestarted_replicaRejoinsAsANewOriginAndCatchesUp() throws Exception {
         try (AppendOnlyRedis victim = AppendOnlyRedis.start()) {
-            cluster = new TestCluster(List.of(SERVERS.fixtures().get(0), SERVERS.fixtures().get(1), victim), Order.FIFO, Propagation.SYNC);
+            cluster = new TestCluster(List.of(servers.get(0), servers.get(1), victim), Order.FIFO, Propagation.SYNC);
             cluster.start(0);
             cluster.start(1);
             Replica c = cluster.start(2);
@@ -386,8 +419,10 @@ class ReplicaFaultTest {
      * snapshot from a member that holds everything it holds, and serves.
      */
     @Test
+
+    @Execution(ExecutionMode.CONCURRENT)
     void emptyMember_afterTheLogsWereTrimmed_takesASnapshot() {
-        cluster = new TestCluster(SERVERS.fixtures(), Order.FIFO, Propagation.ASYNC);
+        cluster = new TestCluster(servers, Order.FIFO, Propagation.ASYNC);
         Duration fastReports = Duration.ofMillis(100); // trims after 2 s instead of 10 s
         cluster.start(0, TestCluster.TIMEOUTS, fastReports);
         cluster.start(1, TestCluster.TIMEOUTS, fastReports);

@@ -6,6 +6,9 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.JedisPoolConfig;
 
+import java.nio.file.Path;
+import java.util.Optional;
+
 /**
  * A running, real Redis server for tests. Start one with {@link #start()}; close it (or call
  * {@link #stop()}) when done. Every instance is a separate server with its own data set.
@@ -14,15 +17,21 @@ import redis.clients.jedis.JedisPoolConfig;
  * <ol>
  *   <li>{@code VPKI_REDIS_SERVER} (environment variable, or system property {@code vpki.redis.server})
  *       names a {@code redis-server} binary: a process of that binary;</li>
+ *   <li>a {@code redis-server} on {@code PATH}: a process of it (the Docker engine is then not asked at all: its
+ *       probe, and a container per server, cost seconds to minutes where an engine runs without a registry);</li>
  *   <li>a Docker engine is reachable ({@link DockerEngine#isReachable()}): a {@code redis:7} container;</li>
- *   <li>otherwise a {@code redis-server} process (see {@link RedisServerBinary}).</li>
+ *   <li>otherwise a process of the embedded binary (see {@link RedisServerBinary}).</li>
  * </ol>
  */
 public interface RedisFixture extends AutoCloseable {
 
     /** Starts a new Redis server and returns once it answers PING. */
     static RedisFixture start() {
-        if (RedisServerBinary.explicitOverride().isEmpty() && DockerEngine.isReachable()) {
+        Optional<Path> installed = RedisServerBinary.explicitOverride().or(RedisServerBinary::onPath);
+        if (installed.isPresent()) {
+            return RedisServerProcess.start(installed.get());
+        }
+        if (DockerEngine.isReachable()) {
             return DockerRedis.start();
         }
         return RedisServerProcess.start(RedisServerBinary.locate());

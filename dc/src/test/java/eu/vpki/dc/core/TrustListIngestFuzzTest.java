@@ -10,6 +10,7 @@ import eu.vpki.common.testing.FuzzContract;
 import eu.vpki.common.testing.FuzzCorpus;
 import eu.vpki.common.testing.RecordingAuditLog;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * names the root; the rest is the posted body. Property: {@code FuzzContract}. Long run:
  * docs/security.md ("Fuzzing").
  */
+@Tag("fuzz") // a JVM of its own (the root pom's execution fuzz-targets)
 class TrustListIngestFuzzTest {
     private static final TestPki PKI = TestPki.fixed();
     private static final ListKind[] KINDS = ListKind.values();

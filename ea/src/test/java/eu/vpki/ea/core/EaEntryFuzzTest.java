@@ -20,6 +20,7 @@ import eu.vpki.station.SimulatedStation;
 import io.micrometer.core.instrument.Counter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code vpki.ea.refusals{code=INTERNAL_ERROR}}) fails the target too. Long run: docs/security.md
  * ("Fuzzing").
  */
+@Tag("fuzz") // a JVM of its own (the root pom's execution fuzz-targets)
 class EaEntryFuzzTest {
     @RegisterExtension
     static final RedisFixtureExtension REDIS = new RedisFixtureExtension();

@@ -18,6 +18,7 @@ import eu.vpki.common.etsi.ts103097.TestPki;
 import eu.vpki.common.etsi.ts103097.Validity;
 import eu.vpki.common.testing.FuzzContract;
 import eu.vpki.common.testing.FuzzCorpus;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -41,6 +42,7 @@ import static eu.vpki.common.etsi.ts103097.TestPki.NOW;
  * ("Fuzzing"). Messages are made with {@link TestPki#fixed()}, so stored seeds stay decryptable and
  * their signatures verifiable.
  */
+@Tag("fuzz") // a JVM of its own (the root pom's execution fuzz-targets)
 class EtsiDecodingFuzzTest {
     private static final TestPki PKI = TestPki.fixed();
     private static final DataEncryption ENCRYPTION = new DataEncryption(new SecureRandom());
