@@ -18,6 +18,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -34,43 +35,49 @@ import static org.assertj.core.api.Assertions.assertThat;
  * root, the RCA having signed the EA's and the AA's certificates and the CTL in its token, the EA its EC and
  * validation answer in its token, the AA decrypting, signing the validation request, decrypting the EA's answer
  * and signing the AT and the response in its token; then the AA's token is removed while the AA serves: no AT,
- * health DOWN.
+ * health DOWN. Every authority on nistP256 here; {@link AaPkcs11BrainpoolEndToEndTest} runs the same on brainpoolP256r1.
  */
 @Tag("softhsm")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AaPkcs11EndToEndTest {
     private static final String TOKEN = "aa-e2e-test";
     private static final String RCA_TOKEN = "rca-e2e-test";
     private static final String EA_TOKEN = "ea-e2e-test";
-    static LocalPki pki;
-    static LocalPki.Ea ea;
-    static final int AA_PORT = LocalPki.freePort();
-    static ConfigurableApplicationContext aa;
+    LocalPki pki;
+    LocalPki.Ea ea;
+    final int aaPort = LocalPki.freePort();
+    ConfigurableApplicationContext aa;
+
+    /** The curve of every authority's keys (the RCA's, the EA's and the AA's), all in their tokens. */
+    EtsiCurve curve() {
+        return EtsiCurve.NIST_P256;
+    }
 
     @BeforeAll
-    static void deploy() {
+    void deploy() {
         // every token before the module is first loaded in this JVM (SoftHsm)
         Pkcs11Settings rcaToken = SoftHsm.createToken(RCA_TOKEN);
         Pkcs11Settings eaToken = SoftHsm.createToken(EA_TOKEN);
         Pkcs11Settings token = SoftHsm.createToken(TOKEN);
-        pki = new LocalPki();
+        pki = new LocalPki(curve());
         pki.startRcaAndDcInToken(rcaToken, SoftHsm.PIN);
         ea = pki.certifyEaInToken("ea-hsm", 1, eaToken, SoftHsm.PIN);
         pki.certifyAaInToken(aaUri(), token);
         pki.publishCtlToEas(1, 1);
         pki.startCluster(ea, "SYNC");
-        aa = pki.startAa(AA_PORT, "aa-hsm", pki.pkcs11Arguments(token, SoftHsm.PIN));
+        aa = pki.startAa(aaPort, "aa-hsm", pki.pkcs11Arguments(token, SoftHsm.PIN));
     }
 
     @AfterAll
-    static void tearDown() {
+    void tearDown() {
         if (pki != null) {
             pki.close();
         }
     }
 
-    static URI aaUri() {
-        return URI.create("http://127.0.0.1:" + AA_PORT + "/aa/authorization");
+    URI aaUri() {
+        return URI.create("http://127.0.0.1:" + aaPort + "/aa/authorization");
     }
 
     @Test
@@ -111,14 +118,14 @@ class AaPkcs11EndToEndTest {
         assertThat(health()).isEqualTo(503);
     }
 
-    private static SimulatedStation register(String id) {
+    private SimulatedStation register(String id) {
         SimulatedStation station = SimulatedStation.generate(id, EtsiCurve.NIST_P256, TestPki.RANDOM);
         OperatorClient.Answer registered = ea.register(station);
         assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
         return station;
     }
 
-    private static int health() {
+    private int health() {
         String port = aa.getEnvironment().getProperty("local.management.port");
         return LocalPki.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).GET().build(),
                 HttpResponse.BodyHandlers.ofByteArray()).statusCode();
