@@ -278,11 +278,9 @@ public final class RedisStateMachine {
         if (position.prefix() > prefixes.size()) {
             throw new IllegalArgumentException("no managed prefix " + position.prefix());
         }
+        // the table before any key: every key of the transfer holds at least what it names
+        Map<String, Long> applied = position.start() ? appliedSeqs() : Map.of();
         try (Jedis jedis = pool.getResource()) {
-            Map<String, Long> applied = new HashMap<>();
-            if (position.start()) {
-                jedis.hgetAll(keyspace.appliedTableKey()).forEach((origin, seq) -> applied.put(origin, Long.parseLong(seq)));
-            }
             List<SnapshotPage.Entry> entries = new ArrayList<>();
             long bytes = 0;
             int prefix = position.prefix();
